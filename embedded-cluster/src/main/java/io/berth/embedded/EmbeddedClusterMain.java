@@ -1,0 +1,88 @@
+package io.berth.embedded;
+
+import io.berth.embedded.kubelet.KubeletSettings;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs an embedded cluster as a process: {@code [--port N] [--kubeconfig FILE] [--nodes N] [--zones N]
+ * [--pod-startup-delay-ms N]}. Prints nothing but logs; stops on SIGTERM or Ctrl-C. Unknown flags exit with
+ * status 2 and a message naming the flag.
+ */
+public final class EmbeddedClusterMain {
+
+  private static final Logger LOG = LoggerFactory.getLogger(EmbeddedClusterMain.class);
+
+  private EmbeddedClusterMain() {
+  }
+
+  /** Parsed command line; immutable. */
+  record Options(int port, Path kubeconfig, int nodes, int zones, long startupDelayMs) {
+
+    static Options parse(String[] args) {
+      int port = 0;
+      Path kubeconfig = null;
+      int nodes = 3;
+      int zones = 1;
+      long delay = 500;
+      for (int i = 0; i < args.length; i++) {
+        String arg = args[i];
+        String value;
+        String name = arg;
+        int eq = arg.indexOf('=');
+        if (eq > 0) {
+          name = arg.substring(0, eq);
+          value = arg.substring(eq + 1);
+        } else if (i + 1 < args.length) {
+          value = args[++i];
+        } else {
+          throw new IllegalArgumentException("flag " + arg + " needs a value");
+        }
+        try {
+          switch (name) {
+            case "--port" -> port = Integer.parseInt(value);
+            case "--kubeconfig" -> kubeconfig = Path.of(value);
+            case "--nodes" -> nodes = Integer.parseInt(value);
+            case "--zones" -> zones = Integer.parseInt(value);
+            case "--pod-startup-delay-ms" -> delay = Long.parseLong(value);
+            default -> throw new IllegalArgumentException("unknown flag: " + name);
+          }
+        } catch (NumberFormatException e) {
+          throw new IllegalArgumentException("flag " + name + " needs an integer, got \"" + value + "\"");
+        }
+      }
+      return new Options(port, kubeconfig, nodes, Math.max(1, zones), delay);
+    }
+  }
+
+  public static void main(String[] args) throws InterruptedException {
+    Options options;
+    try {
+      options = Options.parse(args);
+    } catch (IllegalArgumentException e) {
+      System.err.println("embedded-cluster: " + e.getMessage());
+      System.err.println("usage: [--port N] [--kubeconfig FILE] [--nodes N] [--zones N] [--pod-startup-delay-ms N]");
+      System.exit(2);
+      return;
+    }
+    JulBridge.install();
+    EmbeddedCluster cluster = EmbeddedCluster.builder().port(options.port()).kubeconfig(options.kubeconfig())
+        .kubelet(KubeletSettings.defaults().withStartupDelay(Duration.ofMillis(options.startupDelayMs())))
+        .start();
+    for (int i = 0; i < options.nodes(); i++) {
+      cluster.nodes().add(NodeSpec.node("node-" + i).withZone("zone-" + (char) ('a' + i % options.zones()))
+          .withRegion("region-1"));
+    }
+    LOG.info("embedded cluster ready at {} with {} nodes; kubeconfig: {}", cluster.url(), options.nodes(),
+        cluster.kubeconfig());
+    CountDownLatch stopped = new CountDownLatch(1);
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      cluster.close();
+      stopped.countDown();
+    }, "embedded-cluster-shutdown"));
+    stopped.await();
+  }
+}

@@ -1,0 +1,2 @@
+/** An embedded Kubernetes API server for tests and the simulator. */
+package io.berth.embedded;

@@ -1,0 +1,368 @@
+package io.berth.embedded.server;
+
+import io.berth.embedded.fault.FaultInjector;
+import io.berth.embedded.fault.RequestLog;
+import io.berth.embedded.fault.RequestRecord;
+import io.fabric8.mockwebserver.http.Dispatcher;
+import io.fabric8.mockwebserver.http.MockResponse;
+import io.fabric8.mockwebserver.http.RecordedRequest;
+import io.fabric8.mockwebserver.http.WebSocket;
+import io.fabric8.mockwebserver.http.WebSocketListener;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * Routes every request the transport receives to the server's operations: discovery, CRUD on each resource type,
+ * the status, scale, binding and eviction subresources, and watches (over a WebSocket upgrade here, or streamed
+ * over chunked HTTP through {@link #openHttpWatch}). Records each request in the request log and applies injected
+ * faults first. Any failure becomes a {@code metav1.Status} response.
+ *
+ * <p>Called on the transport's event-loop threads: it never blocks beyond the store lock, and latency faults are
+ * served by delaying the response body, not by sleeping. Thread-safe: holds no mutable state of its own.
+ */
+public final class ApiDispatcher extends Dispatcher {
+
+  private static final Logger LOG = LoggerFactory.getLogger(ApiDispatcher.class);
+
+  private final ResourceOperations ops;
+  private final WatchHub watches;
+  private final Discovery discovery;
+  private final OpenApi openApi = new OpenApi();
+  private final ListPager pager;
+  private final PodSubresources pods;
+  private final ScaleSubresource scale;
+  private final FaultInjector faults;
+  private final RequestLog requestLog;
+
+  ApiDispatcher(ResourceOperations ops, WatchHub watches, Discovery discovery, ListPager pager,
+      FaultInjector faults, RequestLog requestLog) {
+    this.ops = ops;
+    this.watches = watches;
+    this.discovery = discovery;
+    this.pager = pager;
+    this.pods = new PodSubresources(ops);
+    this.scale = new ScaleSubresource(ops);
+    this.faults = faults;
+    this.requestLog = requestLog;
+  }
+
+  @Override
+  public MockResponse dispatch(RecordedRequest request) {
+    RequestInfo info = RequestInfo.parse(request.getMethod(), request.getPath());
+    record(info);
+    Optional<Integer> failure = faults.takeFailure(info.verb(), info.resourcePath());
+    if (failure.isPresent()) {
+      return Responses.error(injected(failure.get()));
+    }
+    MockResponse response;
+    try {
+      response = route(info, request);
+    } catch (ApiException e) {
+      response = Responses.error(e);
+    } catch (RuntimeException e) {
+      LOG.error("internal error serving {} {}", request.getMethod(), request.getPath(), e);
+      response = Responses.error(ApiException.internal(e.toString()));
+    }
+    Duration delay = faults.latency(info.verb(), info.resourcePath());
+    if (!delay.isZero() && response.getWebSocketListener() == null) {
+      response.setBodyDelay(delay);
+    }
+    return response;
+  }
+
+  /**
+   * Opens a watch streamed over chunked HTTP (the transport owns the response). Returns an error response to send
+   * instead when the request is refused; otherwise the watch is open and {@code sink} receives its events.
+   */
+  Optional<MockResponse> openHttpWatch(String method, String uri, Supplier<WatchSink> sink,
+      java.util.function.Consumer<ServerWatch> opened) {
+    RequestInfo info = RequestInfo.parse(method, uri);
+    record(info);
+    Optional<Integer> failure = faults.takeFailure(info.verb(), info.resourcePath());
+    if (failure.isPresent()) {
+      return Optional.of(Responses.error(injected(failure.get())));
+    }
+    try {
+      WatchHub.WatchRequest request = watchRequest(info);
+      opened.accept(watches.open(request, sink.get()));
+      return Optional.empty();
+    } catch (ApiException e) {
+      return Optional.of(Responses.error(e));
+    }
+  }
+
+  /** Whether a request (method and URI) is a watch that should be streamed over HTTP when not a WebSocket. */
+  static boolean isWatch(String method, String uri) {
+    if (!"GET".equalsIgnoreCase(method)) {
+      return false;
+    }
+    RequestInfo info = RequestInfo.parse(method, uri);
+    return info.resourceRequest() && info.verb().equals("watch");
+  }
+
+  private void record(RequestInfo info) {
+    requestLog.record(new RequestRecord(ops.clock().instant(), info.verb(), info.group(), info.resource(),
+        info.subresource(), info.namespace(), info.name(), info.path()));
+  }
+
+  private static ApiException injected(int code) {
+    String reason = switch (code) {
+      case 409 -> "Conflict";
+      case 429 -> "TooManyRequests";
+      case 500 -> "InternalError";
+      case 503 -> "ServiceUnavailable";
+      case 504 -> "Timeout";
+      default -> "Unknown";
+    };
+    return new ApiException(code, reason, "injected fault: " + code);
+  }
+
+  private MockResponse route(RequestInfo info, RecordedRequest request) {
+    if (!info.resourceRequest()) {
+      return nonResource(info);
+    }
+    if (info.resource().equals("bindings") && info.group().isEmpty() && info.verb().equals("create")) {
+      ObjectNode binding = Json.parseObject(body(request));
+      String pod = Json.text(binding, "metadata", "name");
+      if (pod == null) {
+        throw ApiException.badRequest("a Binding needs metadata.name, the pod to bind");
+      }
+      pods.bind(info.namespace(), pod, binding);
+      return Responses.success(201);
+    }
+    ResourceType type = ResourceTypes.find(info.group(), info.version(), info.resource())
+        .orElseThrow(() -> new ApiException(404, "NotFound", "the server could not find the requested resource"));
+    if (type.namespaced() && info.namespace().isEmpty() && !info.name().isEmpty()) {
+      throw new ApiException(404, "NotFound", "the server could not find the requested resource");
+    }
+    return switch (info.subresource()) {
+      case "" -> main(type, info, request);
+      case "status" -> status(type, info, request);
+      case "scale" -> scale(type, info, request);
+      case "binding" -> {
+        requirePods(type, info);
+        pods.bind(info.namespace(), info.name(), Json.parseObject(body(request)));
+        yield Responses.success(201);
+      }
+      case "eviction" -> {
+        requirePods(type, info);
+        pods.evict(info.namespace(), info.name(), Json.parseObject(body(request)), info);
+        yield Responses.success(201);
+      }
+      default -> throw new ApiException(404, "NotFound", "the server could not find the requested resource");
+    };
+  }
+
+  private static void requirePods(ResourceType type, RequestInfo info) {
+    if (type != ResourceTypes.PODS || !info.verb().equals("create")) {
+      throw ApiException.methodNotAllowed("the server does not allow this method on the requested resource");
+    }
+  }
+
+  private MockResponse nonResource(RequestInfo info) {
+    String path = info.path();
+    if (path.equals("/healthz") || path.equals("/readyz") || path.equals("/livez")) {
+      return new MockResponse().setResponseCode(200).setHeader("Content-Type", "text/plain").setBody("ok");
+    }
+    Optional<byte[]> openApiDoc = openApi.document(path);
+    if (openApiDoc.isPresent()) {
+      return Responses.json(200, openApiDoc.get());
+    }
+    return discovery.document(path).map(doc -> Responses.json(200, doc))
+        .orElseThrow(() -> new ApiException(404, "NotFound", "the server could not find the requested resource"));
+  }
+
+  private MockResponse main(ResourceType type, RequestInfo info, RecordedRequest request) {
+    return switch (info.verb()) {
+      case "get" -> Responses.object(200, ops.get(type, info.namespace(), info.name()));
+      case "list" -> list(type, info);
+      case "watch" -> webSocketWatch(type, info, request);
+      case "create" -> {
+        ObjectNode body = Json.parseObject(body(request));
+        if (!info.name().isEmpty()) {
+          throw ApiException.methodNotAllowed("POST to a named " + type.resource() + " is not supported");
+        }
+        yield Responses.object(201, ops.create(type, info.namespace(), body));
+      }
+      case "update" -> Responses.object(200,
+          ops.update(type, info.namespace(), info.name(), Json.parseObject(body(request)), false));
+      case "patch" -> Responses.object(200,
+          ops.patch(type, info.namespace(), info.name(), contentType(request), body(request), false));
+      case "delete" -> {
+        DeleteOptions options = DeleteOptions.from(optionalBody(request), info);
+        yield Responses.object(200, ops.delete(type, info.namespace(), info.name(), options).object());
+      }
+      case "deletecollection" -> deleteCollection(type, info, request);
+      default -> throw ApiException.methodNotAllowed("verb " + info.verb() + " is not supported");
+    };
+  }
+
+  private MockResponse status(ResourceType type, RequestInfo info, RecordedRequest request) {
+    if (!type.hasStatus()) {
+      throw new ApiException(404, "NotFound", "the server could not find the requested resource");
+    }
+    return switch (info.verb()) {
+      case "get" -> Responses.object(200, ops.get(type, info.namespace(), info.name()));
+      case "update" -> Responses.object(200,
+          ops.update(type, info.namespace(), info.name(), Json.parseObject(body(request)), true));
+      case "patch" -> Responses.object(200,
+          ops.patch(type, info.namespace(), info.name(), contentType(request), body(request), true));
+      default -> throw ApiException.methodNotAllowed("the status subresource supports get, update and patch");
+    };
+  }
+
+  private MockResponse scale(ResourceType type, RequestInfo info, RecordedRequest request) {
+    if (!type.hasScale()) {
+      throw new ApiException(404, "NotFound", "the server could not find the requested resource");
+    }
+    return switch (info.verb()) {
+      case "get" -> Responses.tree(200, scale.get(type, info.namespace(), info.name()));
+      case "update" -> Responses.tree(200,
+          scale.update(type, info.namespace(), info.name(), Json.parseObject(body(request))));
+      case "patch" -> Responses.tree(200,
+          scale.patch(type, info.namespace(), info.name(), contentType(request), body(request)));
+      default -> throw ApiException.methodNotAllowed("the scale subresource supports get, update and patch");
+    };
+  }
+
+  private Predicate<StoredObject> filter(ResourceType type, RequestInfo info) {
+    Predicate<StoredObject> labels = info.param("labelSelector").filter(s -> !s.isBlank())
+        .map(s -> ops.hooks().labelSelector(s)).orElse(o -> true);
+    Predicate<StoredObject> fields = info.param("fieldSelector").filter(s -> !s.isBlank())
+        .map(s -> ops.hooks().fieldSelector(type, s)).orElse(o -> true);
+    return labels.and(fields);
+  }
+
+  private MockResponse list(ResourceType type, RequestInfo info) {
+    long limit = info.param("limit").map(ApiDispatcher::parseLimit).orElse(0L);
+    Optional<String> token = info.param("continue").filter(s -> !s.isEmpty());
+    ListPager.Page page;
+    if (token.isPresent()) {
+      page = pager.next(type, token.get(), limit);
+    } else {
+      ObjectStore.Snapshot snapshot = ops.store().list(type, info.namespace(), filter(type, info));
+      page = pager.first(type, snapshot, limit);
+    }
+    return Responses.json(200, Responses.listBytes(type, page.resourceVersion(), page.continueToken(),
+        page.remaining(), page.items()));
+  }
+
+  private static long parseLimit(String s) {
+    try {
+      return Long.parseLong(s);
+    } catch (NumberFormatException e) {
+      throw ApiException.badRequest("limit: Invalid value: \"" + s + "\": not an integer");
+    }
+  }
+
+  private MockResponse deleteCollection(ResourceType type, RequestInfo info, RecordedRequest request) {
+    DeleteOptions options = DeleteOptions.from(optionalBody(request), info);
+    List<StoredObject> deleted = new ArrayList<>();
+    for (StoredObject o : ops.store().list(type, info.namespace(), filter(type, info)).items()) {
+      try {
+        deleted.add(ops.delete(type, o.namespace(), o.name(), options).object());
+      } catch (ApiException e) {
+        if (e.code() != 404) {
+          throw e;
+        }
+      }
+    }
+    return Responses.json(200, Responses.listBytes(type, ops.store().resourceVersion(), null, null, deleted));
+  }
+
+  private WatchHub.WatchRequest watchRequest(RequestInfo info) {
+    ResourceType type = ResourceTypes.find(info.group(), info.version(), info.resource())
+        .orElseThrow(() -> new ApiException(404, "NotFound", "the server could not find the requested resource"));
+    Predicate<StoredObject> filter = filter(type, info);
+    if (!info.name().isEmpty()) {
+      String name = info.name();
+      filter = filter.and(o -> o.name().equals(name));
+    }
+    Optional<Duration> timeout = info.param("timeoutSeconds").filter(s -> !s.isEmpty()).map(s -> {
+      try {
+        return Duration.ofSeconds(Long.parseLong(s));
+      } catch (NumberFormatException e) {
+        throw ApiException.badRequest("timeoutSeconds: Invalid value: \"" + s + "\": not an integer");
+      }
+    });
+    boolean bookmarks = "true".equals(info.query().get("allowWatchBookmarks"));
+    return new WatchHub.WatchRequest(type, info.namespace(), filter, info.query().get("resourceVersion"),
+        bookmarks, timeout);
+  }
+
+  private MockResponse webSocketWatch(ResourceType type, RequestInfo info, RecordedRequest request) {
+    WatchHub.WatchRequest watchRequest = watchRequest(info);
+    String upgrade = request.getHeader("Upgrade");
+    if (upgrade == null || !upgrade.toLowerCase(Locale.ROOT).contains("websocket")) {
+      // The transport streams plain HTTP watches itself; reaching here means it could not.
+      throw ApiException.badRequest("watch requests must be streamed");
+    }
+    return new MockResponse().withWebSocketUpgrade(new WebSocketListener() {
+      private volatile ServerWatch watch;
+
+      @Override
+      public void onOpen(WebSocket webSocket, io.fabric8.mockwebserver.http.Response response) {
+        watch = watches.open(watchRequest,
+            new WebSocketSink(webSocket, io.vertx.core.Vertx.currentContext()));
+      }
+
+      @Override
+      public void onClosing(WebSocket webSocket, int code, String reason) {
+        closeWatch();
+      }
+
+      @Override
+      public void onClosed(WebSocket webSocket, int code, String reason) {
+        closeWatch();
+      }
+
+      @Override
+      public void onFailure(WebSocket webSocket, Throwable t, io.fabric8.mockwebserver.http.Response response) {
+        closeWatch();
+      }
+
+      private void closeWatch() {
+        ServerWatch w = watch;
+        if (w != null) {
+          w.close();
+        }
+      }
+    });
+  }
+
+  private static byte[] body(RecordedRequest request) {
+    io.fabric8.mockwebserver.http.Buffer body = request.getBody();
+    return body == null ? new byte[0] : body.getBytes();
+  }
+
+  private static JsonNode optionalBody(RecordedRequest request) {
+    byte[] body = body(request);
+    if (body.length == 0) {
+      return null;
+    }
+    return Json.parse(body);
+  }
+
+  private static String contentType(RecordedRequest request) {
+    String ct = request.getHeader("Content-Type");
+    if (ct == null) {
+      throw ApiException.unsupportedMediaType("(none)");
+    }
+    int semi = ct.indexOf(';');
+    return (semi < 0 ? ct : ct.substring(0, semi)).trim().toLowerCase(Locale.ROOT);
+  }
+
+  static String utf8(byte[] b) {
+    return new String(b, StandardCharsets.UTF_8);
+  }
+}

@@ -1,0 +1,97 @@
+package io.berth.embedded.server;
+
+import io.berth.embedded.fault.FaultInjector;
+import io.berth.embedded.fault.RequestLog;
+import java.time.Clock;
+import java.time.Duration;
+
+/**
+ * The embedded API server assembled: store, operations, watch hub, dispatcher and transport. Start once, stop
+ * once. Thread-safe after start.
+ */
+public final class ApiServer {
+
+  /** Tuning of the server; immutable. */
+  public record Settings(String host, int port, int historyCapacity, Duration bookmarkInterval,
+      Duration defaultWatchTimeout, Duration continueTokenTtl, int requestLogCapacity) {
+
+    public static Settings defaults() {
+      return new Settings("127.0.0.1", 0, 100_000, Duration.ofSeconds(10), Duration.ofMinutes(30),
+          Duration.ofMinutes(5), 100_000);
+    }
+  }
+
+  private final ObjectStore store;
+  private final ResourceOperations operations;
+  private final WatchHub watches;
+  private final FaultInjector faults = new FaultInjector();
+  private final RequestLog requestLog;
+  private final Settings settings;
+  private final Clock clock;
+  private final ServerHooks hooks;
+  private ApiTransport transport;
+  private int port;
+
+  public ApiServer(Settings settings, ServerHooks hooks, Clock clock) {
+    this.settings = settings;
+    this.clock = clock;
+    this.hooks = hooks;
+    this.store = new ObjectStore(settings.historyCapacity());
+    this.operations = new ResourceOperations(store, hooks, clock);
+    this.watches = new WatchHub(store, settings.bookmarkInterval(), settings.defaultWatchTimeout());
+    this.requestLog = new RequestLog(settings.requestLogCapacity());
+    faults.setWatchDropper(watches::closeAll);
+  }
+
+  /** Starts listening; returns the bound port. */
+  public synchronized int start() {
+    if (transport != null) {
+      throw new IllegalStateException("the API server is already started");
+    }
+    ApiDispatcher dispatcher = new ApiDispatcher(operations, watches, new Discovery(),
+        new ListPager(clock, settings.continueTokenTtl(), 256), faults, requestLog);
+    transport = new ApiTransport(dispatcher);
+    port = transport.start(settings.host(), settings.port());
+    return port;
+  }
+
+  public synchronized void stop() {
+    watches.shutdown();
+    if (transport != null) {
+      transport.stop();
+      transport = null;
+    }
+  }
+
+  public int port() {
+    return port;
+  }
+
+  public String url() {
+    return "http://" + settings.host() + ":" + port;
+  }
+
+  public ObjectStore store() {
+    return store;
+  }
+
+  public ResourceOperations operations() {
+    return operations;
+  }
+
+  public WatchHub watches() {
+    return watches;
+  }
+
+  public FaultInjector faults() {
+    return faults;
+  }
+
+  public RequestLog requestLog() {
+    return requestLog;
+  }
+
+  public ServerHooks hooks() {
+    return hooks;
+  }
+}

@@ -1,0 +1,437 @@
+package io.berth.embedded.server;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.function.UnaryOperator;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The API server's write semantics, shared by the HTTP layer and the in-process controllers (garbage collector,
+ * simulated kubelet): create with generated names, system metadata and defaults; update and patch with
+ * resourceVersion preconditions, generation bumps, status-subresource separation and no-op detection; deletion
+ * with grace periods, finalizers and propagation policies. Every operation runs as one step under the store's write
+ * lock.
+ *
+ * <p>Thread-safe: all state lives in the {@link ObjectStore}.
+ */
+public final class ResourceOperations {
+
+  /** Finalizer the garbage collector honours for {@code propagationPolicy=Orphan}. */
+  public static final String ORPHAN_FINALIZER = "orphan";
+  /** Finalizer the garbage collector honours for {@code propagationPolicy=Foreground}. */
+  public static final String FOREGROUND_FINALIZER = "foregroundDeletion";
+
+  private static final int GENERATE_NAME_ATTEMPTS = 8;
+
+  private final ObjectStore store;
+  private final ServerHooks hooks;
+  private final Clock clock;
+
+  public ResourceOperations(ObjectStore store, ServerHooks hooks, Clock clock) {
+    this.store = store;
+    this.hooks = hooks;
+    this.clock = clock;
+  }
+
+  public ObjectStore store() {
+    return store;
+  }
+
+  public ServerHooks hooks() {
+    return hooks;
+  }
+
+  /** Now, as an RFC 3339 timestamp with second precision (how metav1.Time serializes). */
+  public String now() {
+    return timestamp(clock.instant());
+  }
+
+  static String timestamp(Instant instant) {
+    return instant.truncatedTo(ChronoUnit.SECONDS).toString();
+  }
+
+  public Clock clock() {
+    return clock;
+  }
+
+  /** The object, or 404. */
+  public StoredObject get(ResourceType type, String namespace, String name) {
+    return store.get(type, namespace, name).orElseThrow(() -> ApiException.notFound(type, name));
+  }
+
+  // ---------------------------------------------------------------- create
+
+  /** Creates {@code body} (owned by this call) in {@code namespace}. */
+  public StoredObject create(ResourceType type, String namespace, ObjectNode body) {
+    checkTypeMeta(type, body);
+    ObjectNode meta = Json.metadata(body);
+    String ns = scopeNamespace(type, namespace, meta);
+    return store.write(() -> {
+      if (type.namespaced()) {
+        requireActiveNamespace(ns);
+      }
+      String name = Json.text(meta, "name");
+      if (name == null || name.isEmpty()) {
+        String base = Json.text(meta, "generateName");
+        if (base == null || base.isEmpty()) {
+          throw ApiException.invalid(type, "", "metadata.name: Required value: name or generateName is required");
+        }
+        name = null;
+        for (int i = 0; i < GENERATE_NAME_ATTEMPTS && name == null; i++) {
+          String candidate = hooks.generateName(base);
+          if (store.get(type, ns, candidate).isEmpty()) {
+            name = candidate;
+          }
+        }
+        if (name == null) {
+          throw ApiException.alreadyExists(type, base);
+        }
+        meta.put("name", name);
+      } else if (store.get(type, ns, name).isPresent()) {
+        throw ApiException.alreadyExists(type, name);
+      }
+      Validation.validateName(type, name);
+      meta.put("uid", UUID.randomUUID().toString());
+      meta.put("creationTimestamp", now());
+      meta.put("generation", 1);
+      meta.remove("resourceVersion");
+      meta.remove("deletionTimestamp");
+      meta.remove("deletionGracePeriodSeconds");
+      meta.remove("selfLink");
+      if (type.resetStatusOnCreate()) {
+        body.remove("status");
+      }
+      ObjectNode defaulted = hooks.applyDefaults(type, body, null, store);
+      Validation.validate(type, defaulted);
+      return store.put(type, defaulted);
+    });
+  }
+
+  private static void checkTypeMeta(ResourceType type, ObjectNode body) {
+    String apiVersion = Json.text(body, "apiVersion");
+    String kind = Json.text(body, "kind");
+    if (apiVersion != null && !apiVersion.equals(type.apiVersion())) {
+      throw ApiException.badRequest("the API version in the data (" + apiVersion
+          + ") does not match the expected API version (" + type.apiVersion() + ")");
+    }
+    if (kind != null && !kind.equals(type.kind())) {
+      throw ApiException.badRequest("the kind in the data (" + kind + ") does not match the expected kind ("
+          + type.kind() + ")");
+    }
+    body.put("apiVersion", type.apiVersion());
+    body.put("kind", type.kind());
+  }
+
+  private static String scopeNamespace(ResourceType type, String pathNamespace, ObjectNode meta) {
+    String bodyNs = Json.text(meta, "namespace");
+    if (!type.namespaced()) {
+      meta.remove("namespace");
+      return "";
+    }
+    if (pathNamespace == null || pathNamespace.isEmpty()) {
+      if (bodyNs == null || bodyNs.isEmpty()) {
+        throw ApiException.badRequest("the namespace of the object is required for " + type.resource());
+      }
+      return bodyNs;
+    }
+    if (bodyNs != null && !bodyNs.isEmpty() && !bodyNs.equals(pathNamespace)) {
+      throw ApiException.badRequest(
+          "the namespace of the provided object does not match the namespace sent on the request");
+    }
+    meta.put("namespace", pathNamespace);
+    return pathNamespace;
+  }
+
+  private void requireActiveNamespace(String ns) {
+    Optional<StoredObject> namespace = store.get(ResourceTypes.NAMESPACES, "", ns);
+    if (namespace.isEmpty()) {
+      throw ApiException.notFound(ResourceTypes.NAMESPACES, ns);
+    }
+    if (namespace.get().terminating()) {
+      throw new ApiException(403, "Forbidden", "unable to create new content in namespace " + ns
+          + " because it is being terminated");
+    }
+  }
+
+  // ---------------------------------------------------------------- update and patch
+
+  /** Replaces an object (PUT); {@code statusOnly} for the {@code /status} subresource. */
+  public StoredObject update(ResourceType type, String namespace, String name, ObjectNode body, boolean statusOnly) {
+    checkTypeMeta(type, body);
+    ObjectNode meta = Json.metadata(body);
+    String bodyName = Json.text(meta, "name");
+    if (bodyName != null && !bodyName.equals(name)) {
+      throw ApiException.badRequest("the name of the object (" + bodyName + ") does not match the name on the URL ("
+          + name + ")");
+    }
+    String ns = type.namespaced() ? namespace : "";
+    String bodyNs = Json.text(meta, "namespace");
+    if (type.namespaced() && bodyNs != null && !bodyNs.isEmpty() && !bodyNs.equals(ns)) {
+      throw ApiException.badRequest(
+          "the namespace of the provided object does not match the namespace sent on the request");
+    }
+    return store.write(() -> {
+      Optional<StoredObject> current = store.get(type, ns, name);
+      if (current.isEmpty()) {
+        if (type.allowCreateOnUpdate() && !statusOnly) {
+          meta.put("name", name);
+          return create(type, ns, body);
+        }
+        throw ApiException.notFound(type, name);
+      }
+      return replaceLocked(type, current.get(), body, statusOnly);
+    });
+  }
+
+  /** Applies a patch of {@code contentType} (PATCH); {@code statusOnly} for {@code /status}. */
+  public StoredObject patch(ResourceType type, String namespace, String name, String contentType, byte[] patch,
+      boolean statusOnly) {
+    String ns = type.namespaced() ? namespace : "";
+    return store.write(() -> {
+      Optional<StoredObject> current = store.get(type, ns, name);
+      if (current.isEmpty()) {
+        if (contentType != null && contentType.startsWith("application/apply-patch") && !statusOnly) {
+          ObjectNode created = hooks.applyPatch(type, contentType, Json.object(), patch);
+          Json.metadata(created).put("name", name);
+          return create(type, ns, created);
+        }
+        throw ApiException.notFound(type, name);
+      }
+      ObjectNode patched = hooks.applyPatch(type, contentType, current.get().tree(), patch);
+      String patchedName = Json.text(patched, "metadata", "name");
+      if (patchedName != null && !patchedName.equals(name)) {
+        throw ApiException.invalid(type, name, "metadata.name: Invalid value: \"" + patchedName
+            + "\": field is immutable");
+      }
+      Json.metadata(patched).put("name", name);
+      if (type.namespaced()) {
+        Json.metadata(patched).put("namespace", ns);
+      }
+      checkTypeMeta(type, patched);
+      return replaceLocked(type, current.get(), patched, statusOnly);
+    });
+  }
+
+  /**
+   * Read-modify-write for in-process callers (no resourceVersion precondition): {@code change} gets a mutable copy
+   * of the current object and returns the next version. Empty when the object does not exist.
+   */
+  public Optional<StoredObject> mutate(ResourceType type, String namespace, String name,
+      UnaryOperator<ObjectNode> change, boolean statusOnly) {
+    return store.write(() -> {
+      Optional<StoredObject> current = store.get(type, namespace, name);
+      if (current.isEmpty()) {
+        return Optional.<StoredObject>empty();
+      }
+      ObjectNode next = change.apply(current.get().copy());
+      Json.metadata(next).put("resourceVersion", Long.toString(current.get().resourceVersion()));
+      return Optional.of(replaceLocked(type, current.get(), next, statusOnly));
+    });
+  }
+
+  private StoredObject replaceLocked(ResourceType type, StoredObject current, ObjectNode candidate,
+      boolean statusOnly) {
+    String rv = Json.text(candidate, "metadata", "resourceVersion");
+    if (rv != null && !rv.isEmpty() && !rv.equals(Long.toString(current.resourceVersion()))) {
+      throw ApiException.conflict(type, current.name(),
+          "the object has been modified; please apply your changes to the latest version and try again");
+    }
+    ObjectNode next;
+    if (statusOnly) {
+      if (!type.hasStatus()) {
+        throw new ApiException(404, "NotFound", "the server could not find the requested resource");
+      }
+      next = current.copy();
+      JsonNode status = candidate.get("status");
+      if (status == null || status.isNull()) {
+        next.remove("status");
+      } else {
+        next.set("status", status);
+      }
+    } else {
+      next = candidate;
+      ObjectNode meta = Json.metadata(next);
+      JsonNode currentMeta = current.tree().get("metadata");
+      for (String field : List.of("uid", "creationTimestamp", "deletionTimestamp", "deletionGracePeriodSeconds",
+          "generation", "namespace", "name")) {
+        JsonNode value = currentMeta.get(field);
+        if (value == null) {
+          meta.remove(field);
+        } else {
+          meta.set(field, value);
+        }
+      }
+      meta.remove("selfLink");
+      if (type.hasStatus()) {
+        JsonNode status = current.tree().get("status");
+        if (status == null) {
+          next.remove("status");
+        } else {
+          next.set("status", status);
+        }
+      }
+      next = hooks.applyDefaults(type, next, current.tree(), store);
+      Validation.validate(type, next);
+      if (current.terminating()) {
+        Set<String> before = new HashSet<>(finalizers(current.tree()));
+        for (String f : finalizers(next)) {
+          if (!before.contains(f)) {
+            throw ApiException.invalid(type, current.name(),
+                "metadata.finalizers: Forbidden: no new finalizers can be added if the object is being deleted, "
+                    + "found new finalizers [\"" + f + "\"]");
+          }
+        }
+      }
+      if (specChanged(current.tree(), next)) {
+        long generation = current.tree().path("metadata").path("generation").asLong(0);
+        meta.put("generation", generation + 1);
+      }
+    }
+    Json.metadata(next).put("resourceVersion", Long.toString(current.resourceVersion()));
+    if (next.equals(current.tree())) {
+      return current;
+    }
+    StoredObject stored = store.put(type, next);
+    if (stored.terminating() && finalizers(stored.tree()).isEmpty() && graceElapsed(stored)) {
+      return store.remove(type, stored.namespace(), stored.name()).orElse(stored);
+    }
+    return stored;
+  }
+
+  /** True when anything but metadata and status differs. */
+  private static boolean specChanged(JsonNode before, JsonNode after) {
+    Set<String> names = new HashSet<>(before.propertyNames());
+    names.addAll(after.propertyNames());
+    for (String n : names) {
+      if (n.equals("metadata") || n.equals("status") || n.equals("apiVersion") || n.equals("kind")) {
+        continue;
+      }
+      if (!java.util.Objects.equals(before.get(n), after.get(n))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static boolean graceElapsed(StoredObject o) {
+    return o.tree().path("metadata").path("deletionGracePeriodSeconds").asLong(0) == 0;
+  }
+
+  /** The finalizers of an object tree. */
+  public static List<String> finalizers(JsonNode tree) {
+    JsonNode fins = Json.at(tree, "metadata", "finalizers");
+    if (fins == null || !fins.isArray()) {
+      return List.of();
+    }
+    List<String> out = new ArrayList<>();
+    fins.values().forEach(f -> out.add(f.asString()));
+    return out;
+  }
+
+  // ---------------------------------------------------------------- delete
+
+  /** The outcome of a delete: the object's state and whether it is gone for good. */
+  public record DeleteResult(StoredObject object, boolean removed) {
+  }
+
+  /** Deletes an object as kube-apiserver does: graceful for bound pods, held by finalizers, propagation aware. */
+  public DeleteResult delete(ResourceType type, String namespace, String name, DeleteOptions options) {
+    String ns = type.namespaced() ? namespace : "";
+    return store.write(() -> {
+      StoredObject current = get(type, ns, name);
+      options.preconditionUid().ifPresent(uid -> {
+        if (!uid.equals(current.uid())) {
+          throw ApiException.conflict(type, name, "Precondition failed: UID in precondition: " + uid
+              + ", UID in object meta: " + current.uid());
+        }
+      });
+      options.preconditionResourceVersion().ifPresent(rv -> {
+        if (!rv.equals(Long.toString(current.resourceVersion()))) {
+          throw ApiException.conflict(type, name, "Precondition failed: ResourceVersion in precondition: " + rv
+              + ", ResourceVersion in object meta: " + current.resourceVersion());
+        }
+      });
+      long grace = type == ResourceTypes.PODS ? podGracePeriod(current, options) : 0;
+      ObjectNode next = current.copy();
+      ObjectNode meta = Json.metadata(next);
+      List<String> fins = new ArrayList<>(finalizers(next));
+      String policy = options.propagationPolicy().orElse("Background");
+      if (policy.equals("Orphan") && !fins.contains(ORPHAN_FINALIZER)) {
+        fins.remove(FOREGROUND_FINALIZER);
+        fins.add(ORPHAN_FINALIZER);
+      } else if (policy.equals("Foreground") && !fins.contains(FOREGROUND_FINALIZER)) {
+        fins.remove(ORPHAN_FINALIZER);
+        fins.add(FOREGROUND_FINALIZER);
+      }
+      if (current.terminating()) {
+        // Only shortening a pod's grace period or switching the propagation finalizer changes anything now.
+        long currentGrace = current.tree().path("metadata").path("deletionGracePeriodSeconds").asLong(0);
+        boolean changed = false;
+        if (type == ResourceTypes.PODS && grace < currentGrace) {
+          meta.put("deletionGracePeriodSeconds", grace);
+          meta.put("deletionTimestamp", timestamp(clock.instant().plusSeconds(grace)));
+          changed = true;
+        }
+        if (!fins.equals(finalizers(current.tree()))) {
+          setFinalizers(meta, fins);
+          changed = true;
+        }
+        if (!changed) {
+          return new DeleteResult(current, false);
+        }
+        if (fins.isEmpty() && grace == 0) {
+          return new DeleteResult(store.remove(type, ns, name).orElseThrow(), true);
+        }
+        return new DeleteResult(store.put(type, next), false);
+      }
+      if (grace > 0 || !fins.isEmpty()) {
+        setFinalizers(meta, fins);
+        meta.put("deletionTimestamp", timestamp(clock.instant().plusSeconds(grace)));
+        meta.put("deletionGracePeriodSeconds", grace);
+        return new DeleteResult(store.put(type, next), false);
+      }
+      return new DeleteResult(store.remove(type, ns, name).orElseThrow(), true);
+    });
+  }
+
+  private static long podGracePeriod(StoredObject pod, DeleteOptions options) {
+    JsonNode tree = pod.tree();
+    String nodeName = Json.text(tree, "spec", "nodeName");
+    String phase = Json.text(tree, "status", "phase");
+    if (nodeName == null || nodeName.isEmpty() || "Succeeded".equals(phase) || "Failed".equals(phase)) {
+      // An unscheduled or finished pod has no kubelet to wait for.
+      return 0;
+    }
+    long grace = options.gracePeriodSeconds()
+        .orElseGet(() -> tree.path("spec").path("terminationGracePeriodSeconds").asLong(30));
+    return Math.max(0, grace);
+  }
+
+  private static void setFinalizers(ObjectNode meta, List<String> fins) {
+    if (fins.isEmpty()) {
+      meta.remove("finalizers");
+    } else {
+      ArrayNode arr = meta.putArray("finalizers");
+      fins.forEach(arr::add);
+    }
+  }
+
+  /** Removes {@code finalizer} from an object, deleting it for good when it was the last one and it is terminating. */
+  public Optional<StoredObject> removeFinalizer(ResourceType type, String namespace, String name, String finalizer) {
+    return mutate(type, namespace, name, obj -> {
+      List<String> fins = new ArrayList<>(finalizers(obj));
+      fins.remove(finalizer);
+      setFinalizers(Json.metadata(obj), fins);
+      return obj;
+    }, false);
+  }
+}

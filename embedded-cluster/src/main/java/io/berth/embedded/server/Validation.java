@@ -1,0 +1,80 @@
+package io.berth.embedded.server;
+
+import java.util.Map;
+import java.util.regex.Pattern;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The validation kube-apiserver performs that clients of the embedded server depend on: object names, pods'
+ * containers, workloads' selectors against their template labels and non-negative replica counts. Every failure is
+ * a 422 Invalid naming the object and the field. Stateless and thread-safe.
+ */
+final class Validation {
+
+  private static final Pattern DNS_SUBDOMAIN =
+      Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
+  private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
+
+  private Validation() {
+  }
+
+  static void validateName(ResourceType type, String name) {
+    boolean label = type == ResourceTypes.NAMESPACES || type == ResourceTypes.SERVICES;
+    int max = label ? 63 : 253;
+    if (name.length() > max || !(label ? DNS_LABEL : DNS_SUBDOMAIN).matcher(name).matches()) {
+      throw ApiException.invalid(type, name, "metadata.name: Invalid value: \"" + name + "\": a lowercase RFC 1123 "
+          + (label ? "label" : "subdomain") + " must consist of lower case alphanumeric characters, '-'"
+          + (label ? "" : " or '.'") + ", and must start and end with an alphanumeric character (at most " + max
+          + " characters)");
+    }
+  }
+
+  static void validate(ResourceType type, JsonNode obj) {
+    String name = Json.text(obj, "metadata", "name");
+    if (type == ResourceTypes.PODS) {
+      validatePodSpec(type, name, obj.path("spec"), "spec");
+    } else if (type == ResourceTypes.DEPLOYMENTS || type == ResourceTypes.REPLICA_SETS
+        || type == ResourceTypes.STATEFUL_SETS || type == ResourceTypes.DAEMON_SETS) {
+      validateWorkload(type, name, obj);
+    }
+  }
+
+  private static void validatePodSpec(ResourceType type, String name, JsonNode spec, String path) {
+    JsonNode containers = Json.at(spec, "containers");
+    if (containers == null || !containers.isArray() || containers.isEmpty()) {
+      throw ApiException.invalid(type, name, path + ".containers: Required value");
+    }
+    int i = 0;
+    for (JsonNode c : containers.values()) {
+      String field = path + ".containers[" + i + "]";
+      if (Json.text(c, "name") == null || Json.text(c, "name").isEmpty()) {
+        throw ApiException.invalid(type, name, field + ".name: Required value");
+      }
+      if (Json.text(c, "image") == null || Json.text(c, "image").isEmpty()) {
+        throw ApiException.invalid(type, name, field + ".image: Required value");
+      }
+      i++;
+    }
+  }
+
+  private static void validateWorkload(ResourceType type, String name, JsonNode obj) {
+    JsonNode replicas = Json.at(obj, "spec", "replicas");
+    if (replicas != null && replicas.asLong(0) < 0) {
+      throw ApiException.invalid(type, name, "spec.replicas: Invalid value: " + replicas.asLong()
+          + ": must be greater than or equal to 0");
+    }
+    JsonNode selector = Json.at(obj, "spec", "selector");
+    if (selector == null || selector.isEmpty()) {
+      throw ApiException.invalid(type, name, "spec.selector: Required value");
+    }
+    Map<String, String> templateLabels = Json.stringMap(obj, "spec", "template", "metadata", "labels");
+    Map<String, String> matchLabels = Json.stringMap(selector, "matchLabels");
+    for (Map.Entry<String, String> e : matchLabels.entrySet()) {
+      if (!e.getValue().equals(templateLabels.get(e.getKey()))) {
+        throw ApiException.invalid(type, name, "spec.template.metadata.labels: Invalid value: "
+            + templateLabels + ": `selector` does not match template `labels`");
+      }
+    }
+    validatePodSpec(type, name, obj.path("spec").path("template").path("spec"), "spec.template.spec");
+  }
+}
