@@ -38,6 +38,7 @@ public final class ApiDispatcher extends Dispatcher {
   private final WatchHub watches;
   private final Discovery discovery;
   private final OpenApi openApi = new OpenApi();
+  private final TablePrinter tables;
   private final ListPager pager;
   private final PodSubresources pods;
   private final ScaleSubresource scale;
@@ -54,6 +55,7 @@ public final class ApiDispatcher extends Dispatcher {
     this.scale = new ScaleSubresource(ops);
     this.faults = faults;
     this.requestLog = requestLog;
+    this.tables = new TablePrinter(ops.clock());
   }
 
   @Override
@@ -84,7 +86,7 @@ public final class ApiDispatcher extends Dispatcher {
    * Opens a watch streamed over chunked HTTP (the transport owns the response). Returns an error response to send
    * instead when the request is refused; otherwise the watch is open and {@code sink} receives its events.
    */
-  Optional<MockResponse> openHttpWatch(String method, String uri, Supplier<WatchSink> sink,
+  Optional<MockResponse> openHttpWatch(String method, String uri, String accept, Supplier<WatchSink> sink,
       java.util.function.Consumer<ServerWatch> opened) {
     RequestInfo info = RequestInfo.parse(method, uri);
     record(info);
@@ -93,7 +95,7 @@ public final class ApiDispatcher extends Dispatcher {
       return Optional.of(Responses.error(injected(failure.get())));
     }
     try {
-      WatchHub.WatchRequest request = watchRequest(info);
+      WatchHub.WatchRequest request = watchRequest(info, accept);
       opened.accept(watches.open(request, sink.get()));
       return Optional.empty();
     } catch (ApiException e) {
@@ -184,8 +186,13 @@ public final class ApiDispatcher extends Dispatcher {
 
   private MockResponse main(ResourceType type, RequestInfo info, RecordedRequest request) {
     return switch (info.verb()) {
-      case "get" -> Responses.object(200, ops.get(type, info.namespace(), info.name()));
-      case "list" -> list(type, info);
+      case "get" -> {
+        StoredObject o = ops.get(type, info.namespace(), info.name());
+        yield TablePrinter.wantsTable(request.getHeader("Accept"))
+            ? tableResponse(tables.single(type, o.tree(), info.query().get("includeObject"), true))
+            : Responses.object(200, o);
+      }
+      case "list" -> list(type, info, request.getHeader("Accept"));
       case "watch" -> webSocketWatch(type, info, request);
       case "create" -> {
         ObjectNode body = Json.parseObject(body(request));
@@ -243,7 +250,12 @@ public final class ApiDispatcher extends Dispatcher {
     return labels.and(fields);
   }
 
-  private MockResponse list(ResourceType type, RequestInfo info) {
+  private static MockResponse tableResponse(byte[] body) {
+    return new MockResponse().setResponseCode(200).setHeader("Content-Type", TablePrinter.CONTENT_TYPE)
+        .setBody(body);
+  }
+
+  private MockResponse list(ResourceType type, RequestInfo info, String accept) {
     long limit = info.param("limit").map(ApiDispatcher::parseLimit).orElse(0L);
     Optional<String> token = info.param("continue").filter(s -> !s.isEmpty());
     ListPager.Page page;
@@ -252,6 +264,10 @@ public final class ApiDispatcher extends Dispatcher {
     } else {
       ObjectStore.Snapshot snapshot = ops.store().list(type, info.namespace(), filter(type, info));
       page = pager.first(type, snapshot, limit);
+    }
+    if (TablePrinter.wantsTable(accept)) {
+      return tableResponse(tables.table(type, page.resourceVersion(), page.continueToken(), page.items(),
+          info.query().get("includeObject")));
     }
     return Responses.json(200, Responses.listBytes(type, page.resourceVersion(), page.continueToken(),
         page.remaining(), page.items()));
@@ -280,7 +296,7 @@ public final class ApiDispatcher extends Dispatcher {
     return Responses.json(200, Responses.listBytes(type, ops.store().resourceVersion(), null, null, deleted));
   }
 
-  private WatchHub.WatchRequest watchRequest(RequestInfo info) {
+  private WatchHub.WatchRequest watchRequest(RequestInfo info, String accept) {
     ResourceType type = ResourceTypes.find(info.group(), info.version(), info.resource())
         .orElseThrow(() -> new ApiException(404, "NotFound", "the server could not find the requested resource"));
     Predicate<StoredObject> filter = filter(type, info);
@@ -296,12 +312,17 @@ public final class ApiDispatcher extends Dispatcher {
       }
     });
     boolean bookmarks = "true".equals(info.query().get("allowWatchBookmarks"));
+    java.util.function.Function<StoredObject, byte[]> render = StoredObject::json;
+    if (TablePrinter.wantsTable(accept)) {
+      String includeObject = info.query().get("includeObject");
+      render = o -> tables.single(type, o.tree(), includeObject, true);
+    }
     return new WatchHub.WatchRequest(type, info.namespace(), filter, info.query().get("resourceVersion"),
-        bookmarks, timeout);
+        bookmarks, timeout, render);
   }
 
   private MockResponse webSocketWatch(ResourceType type, RequestInfo info, RecordedRequest request) {
-    WatchHub.WatchRequest watchRequest = watchRequest(info);
+    WatchHub.WatchRequest watchRequest = watchRequest(info, request.getHeader("Accept"));
     String upgrade = request.getHeader("Upgrade");
     if (upgrade == null || !upgrade.toLowerCase(Locale.ROOT).contains("websocket")) {
       // The transport streams plain HTTP watches itself; reaching here means it could not.

@@ -293,7 +293,7 @@ public final class ResourceOperations {
       }
       if (specChanged(current.tree(), next)) {
         long generation = current.tree().path("metadata").path("generation").asLong(0);
-        meta.put("generation", generation + 1);
+        Json.metadata(next).put("generation", generation + 1);
       }
     }
     Json.metadata(next).put("resourceVersion", Long.toString(current.resourceVersion()));

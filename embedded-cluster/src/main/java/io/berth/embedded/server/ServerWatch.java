@@ -23,9 +23,11 @@ final class ServerWatch {
   private final boolean bookmarks;
   private final AtomicBoolean closed = new AtomicBoolean();
   private final Runnable onClose;
+  private final java.util.function.Function<StoredObject, byte[]> render;
 
   ServerWatch(ResourceType type, String namespace, Predicate<StoredObject> filter, WatchSink sink, boolean bookmarks,
-      Runnable onClose) {
+      java.util.function.Function<StoredObject, byte[]> render, Runnable onClose) {
+    this.render = render;
     this.type = type;
     this.namespace = namespace == null || namespace.isEmpty() ? null : namespace;
     this.filter = filter;
@@ -59,22 +61,22 @@ final class ServerWatch {
     switch (event.type()) {
       case ADDED -> {
         if (now) {
-          send("ADDED", event.object().json());
+          send("ADDED", render.apply(event.object()));
         }
       }
       case MODIFIED -> {
         boolean before = selects(event.previous());
         if (now && before) {
-          send("MODIFIED", event.object().json());
+          send("MODIFIED", render.apply(event.object()));
         } else if (now) {
-          send("ADDED", event.object().json());
+          send("ADDED", render.apply(event.object()));
         } else if (before) {
-          send("DELETED", event.object().json());
+          send("DELETED", render.apply(event.object()));
         }
       }
       case DELETED -> {
         if (now || selects(event.previous())) {
-          send("DELETED", event.object().json());
+          send("DELETED", render.apply(event.object()));
         }
       }
       default -> throw new IllegalStateException("unknown event type " + event.type());
@@ -84,7 +86,7 @@ final class ServerWatch {
   /** Sends a synthetic ADDED (initial state of a watch without a resourceVersion). */
   void sendInitial(StoredObject o) {
     if (selects(o)) {
-      send("ADDED", o.json());
+      send("ADDED", render.apply(o));
     }
   }
 

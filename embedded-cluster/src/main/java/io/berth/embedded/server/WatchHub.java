@@ -27,7 +27,8 @@ public final class WatchHub implements StoreListener {
 
   /** What a client asked to watch. */
   public record WatchRequest(ResourceType type, String namespace, Predicate<StoredObject> filter,
-      String resourceVersion, boolean allowBookmarks, Optional<Duration> timeout) {
+      String resourceVersion, boolean allowBookmarks, Optional<Duration> timeout,
+      java.util.function.Function<StoredObject, byte[]> render) {
   }
 
   private final ObjectStore store;
@@ -56,7 +57,7 @@ public final class WatchHub implements StoreListener {
     long fromRv = parseResourceVersion(request);
     ServerWatch[] holder = new ServerWatch[1];
     ServerWatch watch = new ServerWatch(request.type(), request.namespace(), request.filter(), sink,
-        request.allowBookmarks(), () -> watches.remove(holder[0]));
+        request.allowBookmarks(), request.render(), () -> watches.remove(holder[0]));
     holder[0] = watch;
     store.read(() -> {
       if (fromRv < 0) {
