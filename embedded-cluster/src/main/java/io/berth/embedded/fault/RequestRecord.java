@@ -14,9 +14,10 @@ import java.time.Instant;
  * @param namespace namespace, empty when none
  * @param name object name, empty for collections
  * @param path the request path, without the query
+ * @param query the decoded query parameters
  */
 public record RequestRecord(Instant time, String verb, String group, String resource, String subresource,
-    String namespace, String name, String path) {
+    String namespace, String name, String path, java.util.Map<String, String> query) {
 
   /** {@code resource} or {@code resource/subresource}. */
   public String resourcePath() {

@@ -114,7 +114,7 @@ public final class ApiDispatcher extends Dispatcher {
 
   private void record(RequestInfo info) {
     requestLog.record(new RequestRecord(ops.clock().instant(), info.verb(), info.group(), info.resource(),
-        info.subresource(), info.namespace(), info.name(), info.path()));
+        info.subresource(), info.namespace(), info.name(), info.path(), info.query()));
   }
 
   private static ApiException injected(int code) {

@@ -56,8 +56,16 @@ public final class WatchHub implements StoreListener {
   ServerWatch open(WatchRequest request, WatchSink sink) {
     long fromRv = parseResourceVersion(request);
     ServerWatch[] holder = new ServerWatch[1];
+    java.util.concurrent.atomic.AtomicReference<java.util.concurrent.ScheduledFuture<?>> timer =
+        new java.util.concurrent.atomic.AtomicReference<>();
     ServerWatch watch = new ServerWatch(request.type(), request.namespace(), request.filter(), sink,
-        request.allowBookmarks(), request.render(), () -> watches.remove(holder[0]));
+        request.allowBookmarks(), request.render(), () -> {
+          watches.remove(holder[0]);
+          java.util.concurrent.ScheduledFuture<?> t = timer.get();
+          if (t != null) {
+            t.cancel(false);
+          }
+        });
     holder[0] = watch;
     store.read(() -> {
       if (fromRv < 0) {
@@ -77,13 +85,18 @@ public final class WatchHub implements StoreListener {
       return null;
     });
     Duration timeout = request.timeout().orElse(defaultTimeout);
-    scheduler.schedule(() -> {
-      store.read(() -> {
-        watch.bookmark(store.resourceVersion());
-        return null;
-      });
-      watch.close();
-    }, timeout.toMillis(), TimeUnit.MILLISECONDS);
+    if (!watch.closed()) {
+      timer.set(scheduler.schedule(() -> {
+        store.read(() -> {
+          watch.bookmark(store.resourceVersion());
+          return null;
+        });
+        watch.close();
+      }, timeout.toMillis(), TimeUnit.MILLISECONDS));
+      if (watch.closed()) {
+        timer.get().cancel(false);
+      }
+    }
     return watch;
   }
 

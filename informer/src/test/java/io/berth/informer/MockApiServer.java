@@ -1,0 +1,63 @@
+package io.berth.informer;
+
+import io.fabric8.kubernetes.client.NamespacedKubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMixedDispatcher;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.mockwebserver.Context;
+import io.fabric8.mockwebserver.MockWebServer;
+import io.fabric8.mockwebserver.ServerRequest;
+import io.fabric8.mockwebserver.ServerResponse;
+import io.fabric8.mockwebserver.http.RecordedRequest;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * fabric8's mock API server in mixed mode: requests matching an expectation
+ * ({@code server.expect().get().withPath(...)}, method and full path including the query) get the
+ * scripted answer, everything else goes to the CRUD dispatcher. Keeps a log of every request.
+ * Not thread-safe beyond what the mock server itself guarantees: use from the test thread.
+ */
+final class MockApiServer implements AutoCloseable {
+
+  final KubernetesMockServer server;
+  final NamespacedKubernetesClient client;
+
+  private final List<String> requests = new ArrayList<>();
+
+  MockApiServer() {
+    Map<ServerRequest, Queue<ServerResponse>> responses = new HashMap<>();
+    server = new KubernetesMockServer(new Context(), new MockWebServer(), responses,
+        new KubernetesMixedDispatcher(responses), false);
+    server.init();
+    client = server.createClient();
+  }
+
+  /** Every request received so far, as "METHOD path?query". */
+  List<String> requests() throws InterruptedException {
+    RecordedRequest request;
+    while ((request = server.takeRequest(1, TimeUnit.MILLISECONDS)) != null) {
+      requests.add(request.getMethod() + " " + request.getPath());
+    }
+    return new ArrayList<>(requests);
+  }
+
+  /** Requests whose path starts with {@code prefix} ("GET /api/v1/pods?"). */
+  List<String> requests(String prefix) throws InterruptedException {
+    return requests().stream().filter(r -> r.startsWith(prefix)).toList();
+  }
+
+  static String watchPath(String collection, String resourceVersion) {
+    return collection + "?allowWatchBookmarks=true&resourceVersion=" + resourceVersion
+        + "&timeoutSeconds=300&watch=true";
+  }
+
+  @Override
+  public void close() {
+    client.close();
+    server.destroy();
+  }
+}
