@@ -1,6 +1,7 @@
 package io.berth.embedded.kubelet;
 
 import io.berth.embedded.server.ApiException;
+import io.berth.embedded.server.Conditions;
 import io.berth.embedded.server.DeleteOptions;
 import io.berth.embedded.server.Json;
 import io.berth.embedded.server.ObjectStore;
@@ -214,11 +215,11 @@ public final class SimulatedKubelet implements StoreListener, AutoCloseable {
     status.putArray("hostIPs").addObject().put("ip", hostIp);
     status.put("podIP", podIp);
     status.putArray("podIPs").addObject().put("ip", podIp);
-    setCondition(status, "PodReadyToStartContainers", "True", null, now);
-    setCondition(status, "Initialized", "True", null, now);
-    setCondition(status, "ContainersReady", ready ? "True" : "False", ready ? null : "ContainersNotReady", now);
-    setCondition(status, "Ready", ready ? "True" : "False", ready ? null : "ContainersNotReady", now);
-    setCondition(status, "PodScheduled", "True", null, now);
+    Conditions.set(status, "PodReadyToStartContainers", "True", null, null, now);
+    Conditions.set(status, "Initialized", "True", null, null, now);
+    Conditions.set(status, "ContainersReady", ready ? "True" : "False", ready ? null : "ContainersNotReady", null, now);
+    Conditions.set(status, "Ready", ready ? "True" : "False", ready ? null : "ContainersNotReady", null, now);
+    Conditions.set(status, "PodScheduled", "True", null, null, now);
     ArrayNode statuses = status.putArray("containerStatuses");
     JsonNode containers = Json.at(obj, "spec", "containers");
     if (containers != null) {
@@ -250,33 +251,6 @@ public final class SimulatedKubelet implements StoreListener, AutoCloseable {
       }
     }
     return true;
-  }
-
-  private static void setCondition(ObjectNode status, String type, String value, String reason, String now) {
-    JsonNode existing = status.get("conditions");
-    ArrayNode conditions = existing instanceof ArrayNode a ? a : status.putArray("conditions");
-    for (JsonNode c : conditions.values()) {
-      if (type.equals(Json.text(c, "type")) && c instanceof ObjectNode o) {
-        if (!value.equals(Json.text(o, "status"))) {
-          o.put("lastTransitionTime", now);
-        }
-        o.put("status", value);
-        if (reason != null) {
-          o.put("reason", reason);
-        } else {
-          o.remove("reason");
-        }
-        return;
-      }
-    }
-    ObjectNode c = conditions.addObject();
-    c.put("type", type);
-    c.put("status", value);
-    c.putNull("lastProbeTime");
-    c.put("lastTransitionTime", now);
-    if (reason != null) {
-      c.put("reason", reason);
-    }
   }
 
   /**

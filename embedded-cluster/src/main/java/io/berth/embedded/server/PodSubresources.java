@@ -4,7 +4,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -57,7 +56,7 @@ final class PodSubresources {
         ObjectNode ann = Json.objectAt(next, "metadata", "annotations");
         annotations.forEach(ann::put);
       }
-      setCondition(next, "PodScheduled", "True", null, null, ops.now());
+      Conditions.set(Json.objectAt(next, "status"), "PodScheduled", "True", null, null, ops.now());
       return store.put(ResourceTypes.PODS, next);
     });
   }
@@ -148,37 +147,5 @@ final class PodSubresources {
       }
     }
     return false;
-  }
-
-  /** Sets (or adds) condition {@code type} on an object's {@code status.conditions}, keeping transition times. */
-  static void setCondition(ObjectNode obj, String type, String status, String reason, String message, String now) {
-    ObjectNode st = Json.objectAt(obj, "status");
-    JsonNode existing = st.get("conditions");
-    ArrayNode conditions = existing instanceof ArrayNode a ? a : st.putArray("conditions");
-    ObjectNode cond = null;
-    for (JsonNode c : conditions.values()) {
-      if (type.equals(Json.text(c, "type")) && c instanceof ObjectNode o) {
-        cond = o;
-      }
-    }
-    if (cond == null) {
-      cond = conditions.addObject();
-      cond.put("type", type);
-    }
-    if (!status.equals(Json.text(cond, "status"))) {
-      cond.put("lastTransitionTime", now);
-    }
-    cond.put("status", status);
-    cond.putNull("lastProbeTime");
-    if (reason != null) {
-      cond.put("reason", reason);
-    } else {
-      cond.remove("reason");
-    }
-    if (message != null) {
-      cond.put("message", message);
-    } else {
-      cond.remove("message");
-    }
   }
 }
