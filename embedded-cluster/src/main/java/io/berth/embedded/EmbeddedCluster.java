@@ -207,7 +207,7 @@ public final class EmbeddedCluster implements AutoCloseable {
   public static final class Builder {
     private String host = "127.0.0.1";
     private int port;
-    private int historyCapacity = 100_000;
+    private int historyCapacity = 20_000;
     private Duration bookmarkInterval = Duration.ofSeconds(10);
     private Duration defaultWatchTimeout = Duration.ofMinutes(30);
     private KubeletSettings kubelet = KubeletSettings.defaults();
