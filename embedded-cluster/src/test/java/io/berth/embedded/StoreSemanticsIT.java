@@ -46,9 +46,14 @@ class StoreSemanticsIT {
     Deployment current = client.apps().deployments().withName("gen").get();
     current.setStatus(new io.fabric8.kubernetes.api.model.apps.DeploymentStatusBuilder().withReplicas(4)
         .withObservedGeneration(2L).build());
+    current.getMetadata().setAnnotations(Map.of("deployment.kubernetes.io/revision", "2"));
+    current.getMetadata().setLabels(Map.of("ignored", "through-status"));
     Deployment withStatus = client.apps().deployments().resource(current).updateStatus();
     assertThat(withStatus.getMetadata().getGeneration()).isEqualTo(2L);
     assertThat(withStatus.getStatus().getReplicas()).isEqualTo(4);
+    // As kube-apiserver's apps status strategy: annotations stick, labels and spec do not.
+    assertThat(withStatus.getMetadata().getAnnotations()).containsEntry("deployment.kubernetes.io/revision", "2");
+    assertThat(withStatus.getMetadata().getLabels()).containsEntry("touched", "yes").doesNotContainKey("ignored");
   }
 
   @Test

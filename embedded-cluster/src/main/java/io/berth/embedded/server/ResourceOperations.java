@@ -31,6 +31,8 @@ public final class ResourceOperations {
   public static final String FOREGROUND_FINALIZER = "foregroundDeletion";
 
   private static final int GENERATE_NAME_ATTEMPTS = 8;
+  private static final Set<ResourceType> STATUS_KEEPS_ANNOTATIONS = Set.of(ResourceTypes.DEPLOYMENTS,
+      ResourceTypes.REPLICA_SETS, ResourceTypes.STATEFUL_SETS, ResourceTypes.DAEMON_SETS);
 
   private final ObjectStore store;
   private final ServerHooks hooks;
@@ -256,6 +258,16 @@ public final class ResourceOperations {
         next.remove("status");
       } else {
         next.set("status", status);
+      }
+      if (STATUS_KEEPS_ANNOTATIONS.contains(type)) {
+        // The apps status strategies reset only spec and labels: annotations written through /status stick (the
+        // deployment controller records its revision annotation that way).
+        JsonNode annotations = Json.at(candidate, "metadata", "annotations");
+        if (annotations == null) {
+          Json.metadata(next).remove("annotations");
+        } else {
+          Json.metadata(next).set("annotations", annotations);
+        }
       }
     } else {
       next = candidate;
