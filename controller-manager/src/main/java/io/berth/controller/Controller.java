@@ -21,7 +21,9 @@ public interface Controller {
 
   /**
    * Stops taking new work (the queue shuts down with drain) and waits up to {@code timeout} for in-flight syncs.
-   * Returns whether everything finished in time.
+   * Returns whether everything finished in time. A zero timeout means: stop taking work and return at once (the
+   * daemon does this when it loses the leader Lease, then exits). May be called without {@link #start(int)} having
+   * been called (the daemon stopped before this instance led): then it only shuts the queue down and returns true.
    */
   boolean shutDown(Duration timeout) throws InterruptedException;
 }

@@ -2,6 +2,8 @@ package io.berth.controller;
 
 import io.berth.informer.SharedInformerFactory;
 import io.berth.workqueue.Clock;
+import io.berth.workqueue.MetricsProvider;
+import io.berth.workqueue.MicrometerMetricsProvider;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.micrometer.core.instrument.MeterRegistry;
 
@@ -19,4 +21,23 @@ import io.micrometer.core.instrument.MeterRegistry;
  */
 public record ControllerContext(KubernetesClient client, SharedInformerFactory informers, MeterRegistry metrics,
     EventRecorderFactory events, Clock clock) {
+
+  /**
+   * Workqueue metrics in {@link #metrics()} under client-go's names ({@code workqueue_depth{name=...}},
+   * {@code workqueue_adds_total}, ...): pass it when creating a controller's queue, for example
+   * {@code WorkQueues.newRateLimitingQueue("replicaset", RateLimiters.defaultControllerRateLimiter(clock()),
+   * clock(), queueMetrics())}. Queue names must be unique per daemon.
+   */
+  public MetricsProvider queueMetrics() {
+    return new MicrometerMetricsProvider(metrics);
+  }
+
+  /**
+   * Reconcile metrics in {@link #metrics()}: {@code berth_controller_syncs_total} and
+   * {@code berth_controller_sync_duration_seconds}; wrap every sync in {@link ControllerMetrics#timeSync}. Call once
+   * per controller and keep the result.
+   */
+  public ControllerMetrics syncMetrics() {
+    return new ControllerMetrics(metrics);
+  }
 }

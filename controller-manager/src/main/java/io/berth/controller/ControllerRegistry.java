@@ -1,0 +1,61 @@
+package io.berth.controller;
+
+import java.util.Collections;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.SortedSet;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.regex.Pattern;
+
+/**
+ * Maps controller names ({@code replicaset}, {@code deployment}) to their {@link ControllerFactory}, as
+ * kube-controller-manager's {@code NewControllerDescriptors}. {@code --controllers} is validated against it and
+ * {@code *} means every registered controller. {@link #builtIn()} is the one place that lists what Berth ships.
+ *
+ * <p>Thread-safe: the factory map is guarded by {@code this}.
+ */
+public final class ControllerRegistry {
+
+  private static final Pattern NAME = Pattern.compile("[a-z0-9]([a-z0-9-]*[a-z0-9])?");
+
+  // guarded by this
+  private final Map<String, ControllerFactory> factories = new TreeMap<>();
+
+  /**
+   * The controllers of the {@code berth-controller-manager} binary. Register new controllers here, for example
+   * {@code .register("replicaset", ReplicaSetController::create)}.
+   */
+  public static ControllerRegistry builtIn() {
+    return new ControllerRegistry();
+  }
+
+  /**
+   * Registers {@code factory} under {@code name}.
+   *
+   * @return this
+   * @throws IllegalArgumentException if the name is not a lower-case DNS label or is already registered
+   */
+  public synchronized ControllerRegistry register(String name, ControllerFactory factory) {
+    Objects.requireNonNull(name, "name");
+    Objects.requireNonNull(factory, "factory");
+    if (!NAME.matcher(name).matches()) {
+      throw new IllegalArgumentException("controller name \"" + name + "\" is not a lower-case DNS label");
+    }
+    if (factories.putIfAbsent(name, factory) != null) {
+      throw new IllegalArgumentException("controller \"" + name + "\" is already registered");
+    }
+    return this;
+  }
+
+  /** The registered names, sorted. */
+  public synchronized SortedSet<String> names() {
+    return Collections.unmodifiableSortedSet(new TreeSet<>(factories.keySet()));
+  }
+
+  /** The factory registered under {@code name}. */
+  public synchronized Optional<ControllerFactory> factory(String name) {
+    return Optional.ofNullable(factories.get(name));
+  }
+}

@@ -1,0 +1,172 @@
+package io.berth.controller;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.berth.embedded.EmbeddedClusterExtension;
+import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
+import java.io.IOException;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * DESIGN.md's command-line contract, checked on the runnable jar started as a process (failsafe runs this after
+ * {@code package}): the flags, the endpoint, SIGTERM draining to exit 0, and exit 2 for bad flags and files.
+ */
+class ControllerManagerProcessIT {
+
+  private static final Duration STARTUP = Duration.ofSeconds(60);
+  private static final Pattern LISTENING = Pattern.compile("listening on :(\\d+)");
+  private static final Path JAR = Path.of(System.getProperty("berth.controllerManagerJar",
+      "target/berth-controller-manager.jar"));
+
+  @RegisterExtension
+  static final EmbeddedClusterExtension CLUSTER = new EmbeddedClusterExtension();
+
+  @TempDir
+  Path dir;
+
+  private final List<RunningJar> started = new ArrayList<>();
+
+  /** A started jar and its merged stdout/stderr, written to a file. Thread-safe: immutable. */
+  private static final class RunningJar {
+    final Process process;
+    final Path log;
+
+    RunningJar(Process process, Path log) {
+      this.process = process;
+      this.log = log;
+    }
+
+    String output() {
+      try {
+        return Files.readString(log, StandardCharsets.UTF_8);
+      } catch (IOException e) {
+        return "<output unreadable: " + e + ">";
+      }
+    }
+
+    /** The port the jar logged ("listening on :PORT"). */
+    int awaitPort() {
+      await().atMost(STARTUP).until(() -> port() > 0 || !process.isAlive());
+      assertThat(port()).as("logged port; output:\n%s", output()).isPositive();
+      return port();
+    }
+
+    private int port() {
+      Matcher m = LISTENING.matcher(output());
+      return m.find() ? Integer.parseInt(m.group(1)) : -1;
+    }
+
+    /** Waits for the exit and the end of the output; returns the status. */
+    int awaitExit(Duration timeout) throws InterruptedException {
+      assertThat(process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS))
+          .as("exited within %s; output:\n%s", timeout, output()).isTrue();
+      return process.exitValue();
+    }
+  }
+
+  private RunningJar start(Map<String, String> env, String... args) throws IOException {
+    assertThat(JAR).as("the runnable jar (built by package)").isRegularFile();
+    List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
+        .toString(), "-Xmx256m", "-jar", JAR.toString()));
+    command.addAll(List.of(args));
+    Path log = Files.createTempFile(dir, "jar-", ".log");
+    ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+    builder.environment().remove("KUBECONFIG");
+    builder.environment().remove("KUBERNETES_SERVICE_HOST");
+    builder.environment().putAll(env);
+    RunningJar jar = new RunningJar(builder.start(), log);
+    started.add(jar);
+    return jar;
+  }
+
+  @AfterEach
+  void killLeftovers() throws InterruptedException {
+    for (RunningJar jar : started) {
+      if (jar.process.isAlive()) {
+        jar.process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+      }
+    }
+  }
+
+  private String kubeconfig() {
+    return CLUSTER.cluster().kubeconfig().toString();
+  }
+
+  @Test
+  void servesHealthReadinessAndMetricsThenSigtermExitsZero() throws Exception {
+    RunningJar jar = start(Map.of(), "--kubeconfig", kubeconfig(), "--port", "0", "--leader-elect=false");
+    int port = jar.awaitPort();
+    HttpResponse<String> healthz = Managers.get(port, "/healthz");
+    assertThat(healthz.statusCode()).isEqualTo(200);
+    assertThat(healthz.body()).isEqualTo("ok");
+    await().atMost(STARTUP).until(() -> Managers.status(port, "/readyz") == 200);
+    HttpResponse<String> metrics = Managers.get(port, "/metrics");
+    assertThat(metrics.statusCode()).isEqualTo(200);
+    assertThat(metrics.headers().firstValue("Content-Type")).hasValue("text/plain; version=0.0.4; charset=utf-8");
+    // No controller is registered in the jar yet, so no queue exists: the JVM and process metrics must.
+    assertThat(metrics.body()).contains("# TYPE jvm_memory_used_bytes gauge").contains("process_uptime_seconds")
+        .contains("jvm_threads_live_threads").doesNotContain("leader_election_master_status");
+
+    jar.process.destroy(); // SIGTERM
+    assertThat(jar.awaitExit(Duration.ofSeconds(30))).as(jar.output()).isZero();
+    assertThat(jar.output()).contains("received SIGTERM").contains("exiting with status 0");
+  }
+
+  @Test
+  void withKubeconfigFromTheEnvironmentItLeadsThenReleasesTheLeaseOnSigterm() throws Exception {
+    RunningJar jar = start(Map.of("KUBECONFIG", kubeconfig()), "--port=0");
+    int port = jar.awaitPort();
+    await().atMost(STARTUP).until(() -> Managers.status(port, "/readyz") == 200);
+    assertThat(Managers.get(port, "/metrics").body())
+        .contains("leader_election_master_status{name=\"berth-controller-manager\"} 1.0");
+    Lease lease = CLUSTER.client().leases().inNamespace("kube-system").withName("berth-controller-manager").get();
+    assertThat(lease.getSpec().getHolderIdentity()).matches(".+_[0-9a-f-]{36}");
+    assertThat(lease.getSpec().getLeaseDurationSeconds()).isEqualTo(15);
+
+    jar.process.destroy();
+    assertThat(jar.awaitExit(Duration.ofSeconds(30))).as(jar.output()).isZero();
+    Lease released = CLUSTER.client().leases().inNamespace("kube-system").withName("berth-controller-manager").get();
+    assertThat(released.getSpec().getHolderIdentity()).isEmpty();
+  }
+
+  @ParameterizedTest
+  @CsvSource(delimiter = '|', value = {
+      "--bogus-flag          | --bogus-flag",
+      "--controllers=nope    | nope",
+      "--port=http           | --port",
+      "--leader-elect=maybe  | --leader-elect",
+      "--leader-elect-lease-duration=5s | --leader-elect-lease-duration",
+      "--kubeconfig=/nonexistent/kubeconfig | --kubeconfig"})
+  void badFlagsExitTwoNamingTheFlag(String arg, String named) throws Exception {
+    RunningJar jar = start(Map.of(), arg);
+    assertThat(jar.awaitExit(Duration.ofSeconds(30))).isEqualTo(2);
+    await().atMost(Duration.ofSeconds(5)).until(() -> jar.output().contains(named));
+  }
+
+  @Test
+  void anInvalidKubeconfigFileExitsTwoNamingTheField() throws Exception {
+    Path file = dir.resolve("kubeconfig");
+    Files.writeString(file, "apiVersion: v1\nkind: Config\nclusters: []\n");
+    RunningJar jar = start(Map.of(), "--kubeconfig", file.toString());
+    assertThat(jar.awaitExit(Duration.ofSeconds(30))).isEqualTo(2);
+    await().atMost(Duration.ofSeconds(5)).until(() -> jar.output().contains("current-context"));
+    assertThat(jar.output()).contains("--kubeconfig");
+  }
+}
