@@ -7,6 +7,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Function;
+import io.fabric8.kubernetes.client.KubernetesClient;
 
 /**
  * The {@code berth-controller-manager} daemon: the shared {@link Daemon} lifecycle running the enabled controllers
@@ -100,7 +102,7 @@ public final class ControllerManager {
   public static final class Builder {
     private final ControllerManagerSettings settings;
     private final ControllerRegistry registry;
-    private EventRecorderFactory events = new LoggingEventRecorderFactory();
+    private Function<KubernetesClient, EventRecorderFactory> events = KubernetesEventRecorderFactory::new;
     private Exiter exiter = Exiter.SYSTEM;
     private boolean installShutdownHook = true;
     private Duration drainTimeout = Daemon.DEFAULT_DRAIN_TIMEOUT;
@@ -110,9 +112,16 @@ public final class ControllerManager {
       this.registry = Objects.requireNonNull(registry, "registry");
     }
 
-    /** How controllers record Events; {@link LoggingEventRecorderFactory} by default. */
+    /** How controllers record Events; core/v1 Events through the daemon's client by default. */
     public Builder events(EventRecorderFactory events) {
-      this.events = Objects.requireNonNull(events, "events");
+      Objects.requireNonNull(events, "events");
+      this.events = client -> events;
+      return this;
+    }
+
+    /** How controllers record Events, built from the daemon's client once it exists. */
+    public Builder eventsForClient(Function<KubernetesClient, EventRecorderFactory> eventsForClient) {
+      this.events = Objects.requireNonNull(eventsForClient, "eventsForClient");
       return this;
     }
 

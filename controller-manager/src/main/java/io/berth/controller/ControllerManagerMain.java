@@ -5,6 +5,8 @@ import io.berth.component.DaemonOptions;
 import io.berth.component.Exiter;
 import io.berth.component.Logging;
 import java.util.Objects;
+import java.util.function.Function;
+import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -33,11 +35,12 @@ public final class ControllerManagerMain implements Callable<Integer> {
   private boolean help;
 
   private final ControllerRegistry registry;
-  private final EventRecorderFactory events;
+  private final Function<KubernetesClient, EventRecorderFactory> events;
   private final Exiter exiter;
   private final boolean installShutdownHook;
 
-  ControllerManagerMain(ControllerRegistry registry, EventRecorderFactory events, Exiter exiter,
+  ControllerManagerMain(ControllerRegistry registry, Function<KubernetesClient, EventRecorderFactory> events,
+      Exiter exiter,
       boolean installShutdownHook) {
     this.registry = Objects.requireNonNull(registry, "registry");
     this.events = Objects.requireNonNull(events, "events");
@@ -47,19 +50,26 @@ public final class ControllerManagerMain implements Callable<Integer> {
 
   public static void main(String[] args) {
     Logging.bridgeJulToSlf4j();
-    int status = execute(args, ControllerRegistry.builtIn(), new LoggingEventRecorderFactory(), Exiter.SYSTEM);
+    int status = commandLineForClient(ControllerRegistry.builtIn(), KubernetesEventRecorderFactory::new,
+        Exiter.SYSTEM, true).execute(args);
     // Reached for usage errors and --help; a daemon that ran has already exited through the exiter.
     Exiter.SYSTEM.exit(status);
   }
 
   /** Parses {@code args} and runs the daemon; returns the exit status (after the exiter got it, if it ran). */
   public static int execute(String[] args, ControllerRegistry registry, EventRecorderFactory events, Exiter exiter) {
-    return commandLine(registry, events, exiter, true).execute(args);
+    return commandLineForClient(registry, client -> events, exiter, true).execute(args);
   }
 
   /** The command line, for tests that capture its output or run several daemons in one JVM. */
   static CommandLine commandLine(ControllerRegistry registry, EventRecorderFactory events, Exiter exiter,
       boolean installShutdownHook) {
+    return commandLineForClient(registry, client -> events, exiter, installShutdownHook);
+  }
+
+  /** The command line with event recorders built from the daemon's client. */
+  static CommandLine commandLineForClient(ControllerRegistry registry,
+      Function<KubernetesClient, EventRecorderFactory> events, Exiter exiter, boolean installShutdownHook) {
     return DaemonCommandLine.create(new ControllerManagerMain(registry, events, exiter, installShutdownHook));
   }
 
@@ -70,7 +80,7 @@ public final class ControllerManagerMain implements Callable<Integer> {
 
   @Override
   public Integer call() throws InterruptedException {
-    ControllerManager manager = ControllerManager.builder(settings(), registry).events(events).exiter(exiter)
+    ControllerManager manager = ControllerManager.builder(settings(), registry).eventsForClient(events).exiter(exiter)
         .installShutdownHook(installShutdownHook).build();
     return manager.run();
   }

@@ -28,7 +28,9 @@ public final class ControllerRegistry {
    * {@code .register("replicaset", ReplicaSetController::create)}.
    */
   public static ControllerRegistry builtIn() {
-    return new ControllerRegistry();
+    return new ControllerRegistry()
+        .register(io.berth.controller.replicaset.ReplicaSetController.NAME,
+            new io.berth.controller.replicaset.ReplicaSetControllerFactory());
   }
 
   /**

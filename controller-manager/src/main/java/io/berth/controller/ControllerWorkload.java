@@ -7,6 +7,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Function;
+import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -32,14 +34,17 @@ final class ControllerWorkload implements DaemonWorkload {
 
   private final ControllerManagerSettings settings;
   private final ControllerRegistry registry;
-  private final EventRecorderFactory events;
+  private final Function<KubernetesClient, EventRecorderFactory> eventsForClient;
+  // written once by build
+  private volatile EventRecorderFactory events;
   // written once by build
   private volatile List<Controller> controllers = List.of();
 
-  ControllerWorkload(ControllerManagerSettings settings, ControllerRegistry registry, EventRecorderFactory events) {
+  ControllerWorkload(ControllerManagerSettings settings, ControllerRegistry registry,
+      Function<KubernetesClient, EventRecorderFactory> eventsForClient) {
     this.settings = Objects.requireNonNull(settings, "settings");
     this.registry = Objects.requireNonNull(registry, "registry");
-    this.events = Objects.requireNonNull(events, "events");
+    this.eventsForClient = Objects.requireNonNull(eventsForClient, "eventsForClient");
   }
 
   @Override
@@ -52,6 +57,7 @@ final class ControllerWorkload implements DaemonWorkload {
 
   @Override
   public void build(DaemonContext daemon) {
+    events = eventsForClient.apply(daemon.client());
     ControllerContext context = new ControllerContext(daemon.client(), daemon.informers(), daemon.metrics(), events,
         SystemClock.INSTANCE);
     ControllerMetrics metrics = new ControllerMetrics(daemon.metrics());
@@ -109,6 +115,13 @@ final class ControllerWorkload implements DaemonWorkload {
       }
       if (t.isAlive()) {
         allDone.set(false);
+      }
+    }
+    if (events instanceof AutoCloseable closeable) {
+      try {
+        closeable.close();
+      } catch (Exception e) {
+        log.warn("closing the event recorder failed", e);
       }
     }
     return allDone.get();
