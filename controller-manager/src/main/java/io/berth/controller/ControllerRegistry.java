@@ -30,7 +30,9 @@ public final class ControllerRegistry {
   public static ControllerRegistry builtIn() {
     return new ControllerRegistry()
         .register(io.berth.controller.replicaset.ReplicaSetController.NAME,
-            new io.berth.controller.replicaset.ReplicaSetControllerFactory());
+            new io.berth.controller.replicaset.ReplicaSetControllerFactory())
+        .register(io.berth.controller.deployment.DeploymentController.NAME,
+            io.berth.controller.deployment.DeploymentController::create);
   }
 
   /**

@@ -1,5 +1,7 @@
 package io.berth.controller.replicaset;
 
+import io.berth.controller.TestBinder;
+
 import io.berth.controller.ControllerContext;
 import io.berth.controller.KubernetesEventRecorderFactory;
 import io.berth.controller.PodControl;

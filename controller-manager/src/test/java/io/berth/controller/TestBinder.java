@@ -1,4 +1,4 @@
-package io.berth.controller.replicaset;
+package io.berth.controller;
 
 import io.berth.informer.Lister;
 import io.berth.informer.ResourceEventHandler;
@@ -23,7 +23,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * informers of the given factory (registered before the factory starts), a rate-limited queue and one worker.
  * Thread-safe: the queue and the atomics are.
  */
-final class TestBinder implements AutoCloseable {
+public final class TestBinder implements AutoCloseable {
 
   private final KubernetesClient client;
   private final Lister<Pod> pods;
@@ -34,7 +34,7 @@ final class TestBinder implements AutoCloseable {
   private final AtomicBoolean paused = new AtomicBoolean();
   private final Thread worker;
 
-  TestBinder(KubernetesClient client, SharedInformerFactory informers) {
+  public TestBinder(KubernetesClient client, SharedInformerFactory informers) {
     this.client = client;
     this.pods = informers.lister(Pod.class);
     this.nodes = informers.lister(Node.class);
@@ -55,12 +55,12 @@ final class TestBinder implements AutoCloseable {
   }
 
   /** Stops binding; pods created meanwhile stay Pending. */
-  void pause() {
+  public void pause() {
     paused.set(true);
   }
 
   /** Binds again, including the pods left pending while paused. */
-  void resume() {
+  public void resume() {
     paused.set(false);
     for (Pod pod : pods.list()) {
       enqueue(pod);
