@@ -31,112 +31,112 @@ import tools.jackson.databind.node.StringNode;
  */
 final class CanonicalTemplate {
 
-    private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
-    private static final ObjectMapper TREE_WRITER = JsonMapper.builder().build();
-    private static final List<String> CONTAINER_LISTS = List.of("containers", "initContainers",
-            "ephemeralContainers");
+  private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
+  private static final ObjectMapper TREE_WRITER = JsonMapper.builder().build();
+  private static final List<String> CONTAINER_LISTS = List.of("containers", "initContainers",
+      "ephemeralContainers");
 
-    private CanonicalTemplate() {
-    }
+  private CanonicalTemplate() {
+  }
 
-    /** The canonical tree; {@code dropLabel} (may be null) is removed from metadata.labels first. */
-    static JsonNode tree(PodTemplateSpec template, String dropLabel) {
-        JsonNode raw = template == null
-                ? JsonNodeFactory.instance.objectNode()
-                : SERIALIZATION.convertValue(template, JsonNode.class);
-        if (dropLabel != null && raw.path("metadata") instanceof ObjectNode metadata
-                && metadata.path("labels") instanceof ObjectNode labels) {
-            labels.remove(dropLabel);
-            if (labels.isEmpty()) {
-                metadata.remove("labels"); // an emptied map equals an absent one, as in Go
-            }
-        }
-        normalizeQuantities(raw);
-        JsonNode canonical = canonicalize(raw);
-        return canonical == null ? JsonNodeFactory.instance.objectNode() : canonical;
+  /** The canonical tree; {@code dropLabel} (may be null) is removed from metadata.labels first. */
+  static JsonNode tree(PodTemplateSpec template, String dropLabel) {
+    JsonNode raw = template == null
+        ? JsonNodeFactory.instance.objectNode()
+        : SERIALIZATION.convertValue(template, JsonNode.class);
+    if (dropLabel != null && raw.path("metadata") instanceof ObjectNode metadata
+        && metadata.path("labels") instanceof ObjectNode labels) {
+      labels.remove(dropLabel);
+      if (labels.isEmpty()) {
+        metadata.remove("labels"); // an emptied map equals an absent one, as in Go
+      }
     }
+    normalizeQuantities(raw);
+    JsonNode canonical = canonicalize(raw);
+    return canonical == null ? JsonNodeFactory.instance.objectNode() : canonical;
+  }
 
-    static byte[] bytes(PodTemplateSpec template) {
-        return TREE_WRITER.writeValueAsBytes(tree(template, null));
-    }
+  static byte[] bytes(PodTemplateSpec template) {
+    return TREE_WRITER.writeValueAsBytes(tree(template, null));
+  }
 
-    /** Sorted keys, empties dropped; returns null when the node itself is empty and should be dropped. */
-    private static JsonNode canonicalize(JsonNode node) {
-        if (node == null || node.isNull() || node.isMissingNode()) {
-            return null;
-        }
-        if (node.isObject()) {
-            List<String> names = new ArrayList<>(node.propertyNames());
-            names.sort(String::compareTo);
-            ObjectNode out = JsonNodeFactory.instance.objectNode();
-            for (String name : names) {
-                JsonNode child = canonicalize(node.get(name));
-                if (child != null) {
-                    out.set(name, child);
-                }
-            }
-            return out;
-        }
-        if (node.isArray()) {
-            if (node.isEmpty()) {
-                return null;
-            }
-            ArrayNode out = JsonNodeFactory.instance.arrayNode();
-            for (JsonNode element : node) {
-                JsonNode child = canonicalize(element);
-                out.add(child == null ? JsonNodeFactory.instance.nullNode() : child);
-            }
-            return out;
-        }
-        if (node.isString() && node.asString().isEmpty()) {
-            return null;
-        }
-        return node;
+  /** Sorted keys, empties dropped; returns null when the node itself is empty and should be dropped. */
+  private static JsonNode canonicalize(JsonNode node) {
+    if (node == null || node.isNull() || node.isMissingNode()) {
+      return null;
     }
+    if (node.isObject()) {
+      List<String> names = new ArrayList<>(node.propertyNames());
+      names.sort(String::compareTo);
+      ObjectNode out = JsonNodeFactory.instance.objectNode();
+      for (String name : names) {
+        JsonNode child = canonicalize(node.get(name));
+        if (child != null) {
+          out.set(name, child);
+        }
+      }
+      return out;
+    }
+    if (node.isArray()) {
+      if (node.isEmpty()) {
+        return null;
+      }
+      ArrayNode out = JsonNodeFactory.instance.arrayNode();
+      for (JsonNode element : node) {
+        JsonNode child = canonicalize(element);
+        out.add(child == null ? JsonNodeFactory.instance.nullNode() : child);
+      }
+      return out;
+    }
+    if (node.isString() && node.asString().isEmpty()) {
+      return null;
+    }
+    return node;
+  }
 
-    /*
-     * Maps in Go (labels, annotations, nodeSelector, resource lists) are dropped when empty by fabric8's own
-     * serialization (NON_EMPTY); an object that is empty only after canonicalization came from a struct and is
-     * kept. Quantities live in a few well-known places of a pod spec; each value becomes its plain decimal.
-     */
-    private static void normalizeQuantities(JsonNode template) {
-        JsonNode spec = template.path("spec");
-        for (String list : CONTAINER_LISTS) {
-            for (JsonNode container : spec.path(list)) {
-                JsonNode resources = container.path("resources");
-                normalizeResourceList(resources.path("limits"));
-                normalizeResourceList(resources.path("requests"));
-            }
-        }
-        normalizeResourceList(spec.path("overhead"));
-        normalizeResourceList(spec.path("resources").path("limits"));
-        normalizeResourceList(spec.path("resources").path("requests"));
-        for (JsonNode volume : spec.path("volumes")) {
-            if (volume.path("emptyDir") instanceof ObjectNode emptyDir && emptyDir.hasNonNull("sizeLimit")) {
-                emptyDir.set("sizeLimit", canonicalQuantity(emptyDir.get("sizeLimit")));
-            }
-        }
+  /*
+   * Maps in Go (labels, annotations, nodeSelector, resource lists) are dropped when empty by fabric8's own
+   * serialization (NON_EMPTY); an object that is empty only after canonicalization came from a struct and is
+   * kept. Quantities live in a few well-known places of a pod spec; each value becomes its plain decimal.
+   */
+  private static void normalizeQuantities(JsonNode template) {
+    JsonNode spec = template.path("spec");
+    for (String list : CONTAINER_LISTS) {
+      for (JsonNode container : spec.path(list)) {
+        JsonNode resources = container.path("resources");
+        normalizeResourceList(resources.path("limits"));
+        normalizeResourceList(resources.path("requests"));
+      }
     }
+    normalizeResourceList(spec.path("overhead"));
+    normalizeResourceList(spec.path("resources").path("limits"));
+    normalizeResourceList(spec.path("resources").path("requests"));
+    for (JsonNode volume : spec.path("volumes")) {
+      if (volume.path("emptyDir") instanceof ObjectNode emptyDir && emptyDir.hasNonNull("sizeLimit")) {
+        emptyDir.set("sizeLimit", canonicalQuantity(emptyDir.get("sizeLimit")));
+      }
+    }
+  }
 
-    private static void normalizeResourceList(JsonNode list) {
-        if (!(list instanceof ObjectNode obj)) {
-            return;
-        }
-        List<Map.Entry<String, JsonNode>> entries = new ArrayList<>(obj.properties());
-        for (Map.Entry<String, JsonNode> e : entries) {
-            obj.set(e.getKey(), canonicalQuantity(e.getValue()));
-        }
+  private static void normalizeResourceList(JsonNode list) {
+    if (!(list instanceof ObjectNode obj)) {
+      return;
     }
+    List<Map.Entry<String, JsonNode>> entries = new ArrayList<>(obj.properties());
+    for (Map.Entry<String, JsonNode> e : entries) {
+      obj.set(e.getKey(), canonicalQuantity(e.getValue()));
+    }
+  }
 
-    private static JsonNode canonicalQuantity(JsonNode value) {
-        if (!value.isString() && !value.isNumber()) {
-            return value;
-        }
-        try {
-            BigDecimal amount = Quantity.getAmountInBytes(new Quantity(value.asString()));
-            return StringNode.valueOf(amount.stripTrailingZeros().toPlainString());
-        } catch (RuntimeException e) {
-            return value; // not a quantity we understand: compare it verbatim
-        }
+  private static JsonNode canonicalQuantity(JsonNode value) {
+    if (!value.isString() && !value.isNumber()) {
+      return value;
     }
+    try {
+      BigDecimal amount = Quantity.getAmountInBytes(new Quantity(value.asString()));
+      return StringNode.valueOf(amount.stripTrailingZeros().toPlainString());
+    } catch (RuntimeException e) {
+      return value; // not a quantity we understand: compare it verbatim
+    }
+  }
 }

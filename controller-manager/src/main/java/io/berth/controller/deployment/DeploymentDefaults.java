@@ -18,53 +18,53 @@ import io.fabric8.kubernetes.api.model.apps.RollingUpdateDeployment;
  */
 public final class DeploymentDefaults {
 
-    public static final int DEFAULT_REPLICAS = 1;
-    public static final String DEFAULT_MAX_UNAVAILABLE = "25%";
-    public static final String DEFAULT_MAX_SURGE = "25%";
-    public static final int DEFAULT_REVISION_HISTORY_LIMIT = HistoryCleanup.DEFAULT_REVISION_HISTORY_LIMIT;
-    public static final int DEFAULT_PROGRESS_DEADLINE_SECONDS = 600;
+  public static final int DEFAULT_REPLICAS = 1;
+  public static final String DEFAULT_MAX_UNAVAILABLE = "25%";
+  public static final String DEFAULT_MAX_SURGE = "25%";
+  public static final int DEFAULT_REVISION_HISTORY_LIMIT = HistoryCleanup.DEFAULT_REVISION_HISTORY_LIMIT;
+  public static final int DEFAULT_PROGRESS_DEADLINE_SECONDS = 600;
 
-    private DeploymentDefaults() {
-    }
+  private DeploymentDefaults() {
+  }
 
-    /** A copy of {@code d} with every missing defaulted field filled; present fields are kept as they are. */
-    public static Deployment withDefaults(Deployment d) {
-        Deployment copy = new DeploymentBuilder(d).build();
-        DeploymentSpec spec = copy.getSpec();
-        if (spec == null) {
-            spec = new DeploymentSpec();
-            copy.setSpec(spec);
-        }
-        if (spec.getReplicas() == null) {
-            spec.setReplicas(DEFAULT_REPLICAS);
-        }
-        DeploymentStrategy strategy = spec.getStrategy();
-        if (strategy == null) {
-            strategy = new DeploymentStrategy();
-            spec.setStrategy(strategy);
-        }
-        if (strategy.getType() == null || strategy.getType().isEmpty()) {
-            strategy.setType(RollingUpdateMath.STRATEGY_ROLLING_UPDATE);
-        }
-        if (RollingUpdateMath.STRATEGY_ROLLING_UPDATE.equals(strategy.getType())) {
-            RollingUpdateDeployment rollingUpdate = strategy.getRollingUpdate();
-            if (rollingUpdate == null) {
-                rollingUpdate = new RollingUpdateDeployment();
-                strategy.setRollingUpdate(rollingUpdate);
-            }
-            if (rollingUpdate.getMaxUnavailable() == null) {
-                rollingUpdate.setMaxUnavailable(new IntOrString(DEFAULT_MAX_UNAVAILABLE));
-            }
-            if (rollingUpdate.getMaxSurge() == null) {
-                rollingUpdate.setMaxSurge(new IntOrString(DEFAULT_MAX_SURGE));
-            }
-        }
-        if (spec.getRevisionHistoryLimit() == null) {
-            spec.setRevisionHistoryLimit(DEFAULT_REVISION_HISTORY_LIMIT);
-        }
-        if (spec.getProgressDeadlineSeconds() == null) {
-            spec.setProgressDeadlineSeconds(DEFAULT_PROGRESS_DEADLINE_SECONDS);
-        }
-        return copy;
+  /** A copy of {@code d} with every missing defaulted field filled; present fields are kept as they are. */
+  public static Deployment withDefaults(Deployment d) {
+    Deployment copy = new DeploymentBuilder(d).build();
+    DeploymentSpec spec = copy.getSpec();
+    if (spec == null) {
+      spec = new DeploymentSpec();
+      copy.setSpec(spec);
     }
+    if (spec.getReplicas() == null) {
+      spec.setReplicas(DEFAULT_REPLICAS);
+    }
+    DeploymentStrategy strategy = spec.getStrategy();
+    if (strategy == null) {
+      strategy = new DeploymentStrategy();
+      spec.setStrategy(strategy);
+    }
+    if (strategy.getType() == null || strategy.getType().isEmpty()) {
+      strategy.setType(RollingUpdateMath.STRATEGY_ROLLING_UPDATE);
+    }
+    if (RollingUpdateMath.STRATEGY_ROLLING_UPDATE.equals(strategy.getType())) {
+      RollingUpdateDeployment rollingUpdate = strategy.getRollingUpdate();
+      if (rollingUpdate == null) {
+        rollingUpdate = new RollingUpdateDeployment();
+        strategy.setRollingUpdate(rollingUpdate);
+      }
+      if (rollingUpdate.getMaxUnavailable() == null) {
+        rollingUpdate.setMaxUnavailable(new IntOrString(DEFAULT_MAX_UNAVAILABLE));
+      }
+      if (rollingUpdate.getMaxSurge() == null) {
+        rollingUpdate.setMaxSurge(new IntOrString(DEFAULT_MAX_SURGE));
+      }
+    }
+    if (spec.getRevisionHistoryLimit() == null) {
+      spec.setRevisionHistoryLimit(DEFAULT_REVISION_HISTORY_LIMIT);
+    }
+    if (spec.getProgressDeadlineSeconds() == null) {
+      spec.setProgressDeadlineSeconds(DEFAULT_PROGRESS_DEADLINE_SECONDS);
+    }
+    return copy;
+  }
 }

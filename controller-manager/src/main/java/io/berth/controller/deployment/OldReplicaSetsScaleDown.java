@@ -20,46 +20,46 @@ import java.util.Map;
  *                      there and reports "not scaled" (steps already in {@code cleanup} were written)
  */
 public record OldReplicaSetsScaleDown(int maxScaledDown, List<ReplicaSetScale> cleanup,
-                                      List<ReplicaSetScale> scaleDown, boolean aborted) {
+                    List<ReplicaSetScale> scaleDown, boolean aborted) {
 
-    public OldReplicaSetsScaleDown {
-        cleanup = List.copyOf(cleanup);
-        scaleDown = List.copyOf(scaleDown);
-    }
+  public OldReplicaSetsScaleDown {
+    cleanup = List.copyOf(cleanup);
+    scaleDown = List.copyOf(scaleDown);
+  }
 
-    static OldReplicaSetsScaleDown none(int maxScaledDown) {
-        return new OldReplicaSetsScaleDown(maxScaledDown, List.of(), List.of(), false);
-    }
+  static OldReplicaSetsScaleDown none(int maxScaledDown) {
+    return new OldReplicaSetsScaleDown(maxScaledDown, List.of(), List.of(), false);
+  }
 
-    /** Clean-up steps followed by scale-down steps: the order of the writes. */
-    public List<ReplicaSetScale> steps() {
-        List<ReplicaSetScale> all = new ArrayList<>(cleanup);
-        all.addAll(scaleDown);
-        return all;
-    }
+  /** Clean-up steps followed by scale-down steps: the order of the writes. */
+  public List<ReplicaSetScale> steps() {
+    List<ReplicaSetScale> all = new ArrayList<>(cleanup);
+    all.addAll(scaleDown);
+    return all;
+  }
 
-    public int cleanupCount() {
-        return cleanup.stream().mapToInt(s -> s.oldReplicas() - s.newReplicas()).sum();
-    }
+  public int cleanupCount() {
+    return cleanup.stream().mapToInt(s -> s.oldReplicas() - s.newReplicas()).sum();
+  }
 
-    public int scaleDownCount() {
-        return scaleDown.stream().mapToInt(s -> s.oldReplicas() - s.newReplicas()).sum();
-    }
+  public int scaleDownCount() {
+    return scaleDown.stream().mapToInt(s -> s.oldReplicas() - s.newReplicas()).sum();
+  }
 
-    /**
-     * Whether upstream would report "scaled down" (and so return to syncRolloutStatus right away): something
-     * was removed and the clean-up did not abort.
-     */
-    public boolean scaledDown() {
-        return !aborted && cleanupCount() + scaleDownCount() > 0;
-    }
+  /**
+   * Whether upstream would report "scaled down" (and so return to syncRolloutStatus right away): something
+   * was removed and the clean-up did not abort.
+   */
+  public boolean scaledDown() {
+    return !aborted && cleanupCount() + scaleDownCount() > 0;
+  }
 
-    /** The final size per ReplicaSet name after all steps, for ReplicaSets the plan touches. */
-    public Map<String, Integer> finalSizes() {
-        Map<String, Integer> sizes = new LinkedHashMap<>();
-        for (ReplicaSetScale s : steps()) {
-            sizes.put(s.name(), s.newReplicas());
-        }
-        return sizes;
+  /** The final size per ReplicaSet name after all steps, for ReplicaSets the plan touches. */
+  public Map<String, Integer> finalSizes() {
+    Map<String, Integer> sizes = new LinkedHashMap<>();
+    for (ReplicaSetScale s : steps()) {
+      sizes.put(s.name(), s.newReplicas());
     }
+    return sizes;
+  }
 }

@@ -18,59 +18,59 @@ import io.fabric8.kubernetes.api.model.PodTemplateSpec;
  */
 public final class PodTemplateHash {
 
-    /** Label (and selector key) that ties a ReplicaSet and its pods to one template of a Deployment. */
-    public static final String LABEL = "pod-template-hash";
+  /** Label (and selector key) that ties a ReplicaSet and its pods to one template of a Deployment. */
+  public static final String LABEL = "pod-template-hash";
 
-    /** upstream rand.SafeEncodeString alphabet: no vowels, no look-alikes (0, 1, 3). */
-    static final String ALPHABET = "bcdfghjklmnpqrstvwxz2456789";
+  /** upstream rand.SafeEncodeString alphabet: no vowels, no look-alikes (0, 1, 3). */
+  static final String ALPHABET = "bcdfghjklmnpqrstvwxz2456789";
 
-    private static final int FNV_OFFSET_BASIS = 0x811c9dc5;
-    private static final int FNV_PRIME = 0x01000193;
+  private static final int FNV_OFFSET_BASIS = 0x811c9dc5;
+  private static final int FNV_PRIME = 0x01000193;
 
-    private PodTemplateHash() {
+  private PodTemplateHash() {
+  }
+
+  /**
+   * The pod-template-hash of {@code template}; {@code collisionCount} (the Deployment's
+   * {@code status.collisionCount}, may be null) changes the result whenever present, so a Deployment whose
+   * ReplicaSet name collides with a foreign one gets a new name by bumping it.
+   */
+  public static String compute(PodTemplateSpec template, Integer collisionCount) {
+    int hash = fnv1a32(FNV_OFFSET_BASIS, CanonicalTemplate.bytes(template));
+    if (collisionCount != null) {
+      byte[] count = new byte[8];
+      int c = collisionCount;
+      count[0] = (byte) c;
+      count[1] = (byte) (c >>> 8);
+      count[2] = (byte) (c >>> 16);
+      count[3] = (byte) (c >>> 24);
+      hash = fnv1a32(hash, count);
     }
+    return safeEncode(Integer.toUnsignedString(hash));
+  }
 
-    /**
-     * The pod-template-hash of {@code template}; {@code collisionCount} (the Deployment's
-     * {@code status.collisionCount}, may be null) changes the result whenever present, so a Deployment whose
-     * ReplicaSet name collides with a foreign one gets a new name by bumping it.
-     */
-    public static String compute(PodTemplateSpec template, Integer collisionCount) {
-        int hash = fnv1a32(FNV_OFFSET_BASIS, CanonicalTemplate.bytes(template));
-        if (collisionCount != null) {
-            byte[] count = new byte[8];
-            int c = collisionCount;
-            count[0] = (byte) c;
-            count[1] = (byte) (c >>> 8);
-            count[2] = (byte) (c >>> 16);
-            count[3] = (byte) (c >>> 24);
-            hash = fnv1a32(hash, count);
-        }
-        return safeEncode(Integer.toUnsignedString(hash));
-    }
+  /**
+   * Whether two templates are equal ignoring the {@value #LABEL} label (upstream EqualIgnoreHash): a
+   * Deployment's template never carries it, its ReplicaSets' templates always do.
+   */
+  public static boolean equalIgnoreHash(PodTemplateSpec a, PodTemplateSpec b) {
+    return CanonicalTemplate.tree(a, LABEL).equals(CanonicalTemplate.tree(b, LABEL));
+  }
 
-    /**
-     * Whether two templates are equal ignoring the {@value #LABEL} label (upstream EqualIgnoreHash): a
-     * Deployment's template never carries it, its ReplicaSets' templates always do.
-     */
-    public static boolean equalIgnoreHash(PodTemplateSpec a, PodTemplateSpec b) {
-        return CanonicalTemplate.tree(a, LABEL).equals(CanonicalTemplate.tree(b, LABEL));
+  static int fnv1a32(int seed, byte[] data) {
+    int hash = seed;
+    for (byte b : data) {
+      hash ^= (b & 0xff);
+      hash *= FNV_PRIME;
     }
+    return hash;
+  }
 
-    static int fnv1a32(int seed, byte[] data) {
-        int hash = seed;
-        for (byte b : data) {
-            hash ^= (b & 0xff);
-            hash *= FNV_PRIME;
-        }
-        return hash;
+  static String safeEncode(String s) {
+    StringBuilder out = new StringBuilder(s.length());
+    for (int i = 0; i < s.length(); i++) {
+      out.append(ALPHABET.charAt(s.charAt(i) % ALPHABET.length()));
     }
-
-    static String safeEncode(String s) {
-        StringBuilder out = new StringBuilder(s.length());
-        for (int i = 0; i < s.length(); i++) {
-            out.append(ALPHABET.charAt(s.charAt(i) % ALPHABET.length()));
-        }
-        return out.toString();
-    }
+    return out.toString();
+  }
 }

@@ -13,26 +13,26 @@ import java.util.Objects;
  */
 public record ProgressRecheck(Kind kind, Duration delay) {
 
-    /** What the controller does with the Deployment's key. */
-    public enum Kind {
-        /** No deadline to watch (none set, no Progressing condition, complete, or already timed out). */
-        NONE,
-        /** Less than a second left: add the key rate-limited now. */
-        NOW_RATE_LIMITED,
-        /** Add the key after {@link #delay()}. */
-        AFTER
-    }
+  /** What the controller does with the Deployment's key. */
+  public enum Kind {
+    /** No deadline to watch (none set, no Progressing condition, complete, or already timed out). */
+    NONE,
+    /** Less than a second left: add the key rate-limited now. */
+    NOW_RATE_LIMITED,
+    /** Add the key after {@link #delay()}. */
+    AFTER
+  }
 
-    public static final ProgressRecheck NONE = new ProgressRecheck(Kind.NONE, Duration.ZERO);
-    public static final ProgressRecheck NOW_RATE_LIMITED = new ProgressRecheck(Kind.NOW_RATE_LIMITED,
-            Duration.ZERO);
+  public static final ProgressRecheck NONE = new ProgressRecheck(Kind.NONE, Duration.ZERO);
+  public static final ProgressRecheck NOW_RATE_LIMITED = new ProgressRecheck(Kind.NOW_RATE_LIMITED,
+      Duration.ZERO);
 
-    public ProgressRecheck {
-        Objects.requireNonNull(kind, "kind");
-        Objects.requireNonNull(delay, "delay");
-    }
+  public ProgressRecheck {
+    Objects.requireNonNull(kind, "kind");
+    Objects.requireNonNull(delay, "delay");
+  }
 
-    public static ProgressRecheck after(Duration delay) {
-        return new ProgressRecheck(Kind.AFTER, delay);
-    }
+  public static ProgressRecheck after(Duration delay) {
+    return new ProgressRecheck(Kind.AFTER, delay);
+  }
 }

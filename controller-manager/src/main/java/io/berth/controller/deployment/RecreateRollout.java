@@ -19,100 +19,100 @@ import java.util.Optional;
  */
 public final class RecreateRollout {
 
-    private RecreateRollout() {
-    }
+  private RecreateRollout() {
+  }
 
-    /** What this sync does. */
-    public enum Kind {
-        /** Scale the listed old ReplicaSets to 0, then write the rollout status. */
-        SCALE_DOWN_OLD,
-        /** Old pods still run or terminate: write the rollout status only. */
-        WAIT_FOR_OLD_PODS,
-        /**
-         * No new ReplicaSet yet: create it ({@link NewReplicaSets#newReplicaSet}, which for Recreate already
-         * sizes it at replicas), apply {@link #scaleUpNewReplicaSet} to the result, delete {@code toDelete}.
-         */
-        CREATE_NEW_REPLICA_SET,
-        /** Apply the scale-up of the new ReplicaSet in {@code scales} (may be empty) and delete {@code toDelete}. */
-        SCALE_UP_NEW
-    }
-
+  /** What this sync does. */
+  public enum Kind {
+    /** Scale the listed old ReplicaSets to 0, then write the rollout status. */
+    SCALE_DOWN_OLD,
+    /** Old pods still run or terminate: write the rollout status only. */
+    WAIT_FOR_OLD_PODS,
     /**
-     * A Recreate step.
-     *
-     * @param kind     what this sync does
-     * @param scales   the writes, in order
-     * @param toDelete old ReplicaSets over the history limit, only once the Deployment's current status says
-     *                 the rollout is complete (upstream checks d.Status, i.e. the previous sync's result)
+     * No new ReplicaSet yet: create it ({@link NewReplicaSets#newReplicaSet}, which for Recreate already
+     * sizes it at replicas), apply {@link #scaleUpNewReplicaSet} to the result, delete {@code toDelete}.
      */
-    public record Step(Kind kind, List<ReplicaSetScale> scales, List<ReplicaSet> toDelete) {
-        public Step {
-            scales = List.copyOf(scales);
-            toDelete = List.copyOf(toDelete);
-        }
-    }
+    CREATE_NEW_REPLICA_SET,
+    /** Apply the scale-up of the new ReplicaSet in {@code scales} (may be empty) and delete {@code toDelete}. */
+    SCALE_UP_NEW
+  }
 
-    /**
-     * The next step.
-     *
-     * @param newRS         the new ReplicaSet if it exists (never created before old pods are gone)
-     * @param oldRSs        every old ReplicaSet
-     * @param podsByRsUid   the Deployment's pods grouped by the uid of the ReplicaSet controlling them
-     */
-    public static Step plan(Deployment d, Optional<ReplicaSet> newRS, List<ReplicaSet> oldRSs,
-                            Map<String, List<Pod>> podsByRsUid) {
-        List<ReplicaSetScale> scaleDown = new ArrayList<>();
-        for (ReplicaSet rs : ReplicaSetUtil.filterActive(oldRSs)) {
-            scaleDown.add(ReplicaSetScale.to(rs, 0));
-        }
-        if (!scaleDown.isEmpty()) {
-            return new Step(Kind.SCALE_DOWN_OLD, scaleDown, List.of());
-        }
-        if (oldPodsRunning(newRS, oldRSs, podsByRsUid)) {
-            return new Step(Kind.WAIT_FOR_OLD_PODS, List.of(), List.of());
-        }
-        List<ReplicaSet> toDelete = DeploymentProgress.deploymentComplete(d, currentStatus(d))
-                ? HistoryCleanup.replicaSetsToDelete(d, oldRSs) : List.of();
-        if (newRS.isEmpty()) {
-            return new Step(Kind.CREATE_NEW_REPLICA_SET, List.of(), toDelete);
-        }
-        return new Step(Kind.SCALE_UP_NEW, scaleUpNewReplicaSet(d, newRS.get()).stream().toList(), toDelete);
+  /**
+   * A Recreate step.
+   *
+   * @param kind     what this sync does
+   * @param scales   the writes, in order
+   * @param toDelete old ReplicaSets over the history limit, only once the Deployment's current status says
+   *                 the rollout is complete (upstream checks d.Status, i.e. the previous sync's result)
+   */
+  public record Step(Kind kind, List<ReplicaSetScale> scales, List<ReplicaSet> toDelete) {
+    public Step {
+      scales = List.copyOf(scales);
+      toDelete = List.copyOf(toDelete);
     }
+  }
 
-    /** The new ReplicaSet straight to replicas (empty when it already has that size). */
-    public static Optional<ReplicaSetScale> scaleUpNewReplicaSet(Deployment d, ReplicaSet newRS) {
-        int replicas = ReplicaSetUtil.deploymentReplicas(d);
-        return ReplicaSetUtil.specReplicas(newRS) == replicas
-                ? Optional.empty() : Optional.of(ReplicaSetScale.to(newRS, replicas));
+  /**
+   * The next step.
+   *
+   * @param newRS         the new ReplicaSet if it exists (never created before old pods are gone)
+   * @param oldRSs        every old ReplicaSet
+   * @param podsByRsUid   the Deployment's pods grouped by the uid of the ReplicaSet controlling them
+   */
+  public static Step plan(Deployment d, Optional<ReplicaSet> newRS, List<ReplicaSet> oldRSs,
+              Map<String, List<Pod>> podsByRsUid) {
+    List<ReplicaSetScale> scaleDown = new ArrayList<>();
+    for (ReplicaSet rs : ReplicaSetUtil.filterActive(oldRSs)) {
+      scaleDown.add(ReplicaSetScale.to(rs, 0));
     }
+    if (!scaleDown.isEmpty()) {
+      return new Step(Kind.SCALE_DOWN_OLD, scaleDown, List.of());
+    }
+    if (oldPodsRunning(newRS, oldRSs, podsByRsUid)) {
+      return new Step(Kind.WAIT_FOR_OLD_PODS, List.of(), List.of());
+    }
+    List<ReplicaSet> toDelete = DeploymentProgress.deploymentComplete(d, currentStatus(d))
+        ? HistoryCleanup.replicaSetsToDelete(d, oldRSs) : List.of();
+    if (newRS.isEmpty()) {
+      return new Step(Kind.CREATE_NEW_REPLICA_SET, List.of(), toDelete);
+    }
+    return new Step(Kind.SCALE_UP_NEW, scaleUpNewReplicaSet(d, newRS.get()).stream().toList(), toDelete);
+  }
 
-    /**
-     * Whether old pods may still run (upstream oldPodsRunning): an old ReplicaSet still reports pods in
-     * {@code status.replicas}, or a pod controlled by a ReplicaSet other than the new one is in a non-terminal
-     * phase (Pending, Running, Unknown or absent; a terminating pod counts until it is Succeeded/Failed or
-     * gone).
-     */
-    public static boolean oldPodsRunning(Optional<ReplicaSet> newRS, List<ReplicaSet> oldRSs,
-                                         Map<String, List<Pod>> podsByRsUid) {
-        if (ReplicaSetUtil.actualReplicaCount(oldRSs) > 0) {
-            return true;
-        }
-        String newUid = newRS.map(ReplicaSetUtil::uid).orElse(null);
-        for (Map.Entry<String, List<Pod>> e : podsByRsUid.entrySet()) {
-            if (newUid != null && newUid.equals(e.getKey())) {
-                continue;
-            }
-            for (Pod pod : e.getValue()) {
-                String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
-                if (!"Failed".equals(phase) && !"Succeeded".equals(phase)) {
-                    return true;
-                }
-            }
-        }
-        return false;
-    }
+  /** The new ReplicaSet straight to replicas (empty when it already has that size). */
+  public static Optional<ReplicaSetScale> scaleUpNewReplicaSet(Deployment d, ReplicaSet newRS) {
+    int replicas = ReplicaSetUtil.deploymentReplicas(d);
+    return ReplicaSetUtil.specReplicas(newRS) == replicas
+        ? Optional.empty() : Optional.of(ReplicaSetScale.to(newRS, replicas));
+  }
 
-    private static DeploymentStatus currentStatus(Deployment d) {
-        return d.getStatus() == null ? new DeploymentStatus() : d.getStatus();
+  /**
+   * Whether old pods may still run (upstream oldPodsRunning): an old ReplicaSet still reports pods in
+   * {@code status.replicas}, or a pod controlled by a ReplicaSet other than the new one is in a non-terminal
+   * phase (Pending, Running, Unknown or absent; a terminating pod counts until it is Succeeded/Failed or
+   * gone).
+   */
+  public static boolean oldPodsRunning(Optional<ReplicaSet> newRS, List<ReplicaSet> oldRSs,
+                     Map<String, List<Pod>> podsByRsUid) {
+    if (ReplicaSetUtil.actualReplicaCount(oldRSs) > 0) {
+      return true;
     }
+    String newUid = newRS.map(ReplicaSetUtil::uid).orElse(null);
+    for (Map.Entry<String, List<Pod>> e : podsByRsUid.entrySet()) {
+      if (newUid != null && newUid.equals(e.getKey())) {
+        continue;
+      }
+      for (Pod pod : e.getValue()) {
+        String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
+        if (!"Failed".equals(phase) && !"Succeeded".equals(phase)) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  private static DeploymentStatus currentStatus(Deployment d) {
+    return d.getStatus() == null ? new DeploymentStatus() : d.getStatus();
+  }
 }

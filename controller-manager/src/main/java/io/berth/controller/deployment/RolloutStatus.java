@@ -15,8 +15,8 @@ import java.util.Objects;
  */
 public record RolloutStatus(DeploymentStatus status, boolean needsUpdate, ProgressRecheck recheck) {
 
-    public RolloutStatus {
-        Objects.requireNonNull(status, "status");
-        Objects.requireNonNull(recheck, "recheck");
-    }
+  public RolloutStatus {
+    Objects.requireNonNull(status, "status");
+    Objects.requireNonNull(recheck, "recheck");
+  }
 }
