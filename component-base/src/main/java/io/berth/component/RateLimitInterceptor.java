@@ -37,6 +37,18 @@ final class RateLimitInterceptor implements Interceptor {
     this.limiter = limiter;
   }
 
+  /** One INFO line per interval at most: a throttled burst would otherwise log one line per request. */
+  private static final long INFO_LOG_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(10);
+  // the System.nanoTime() of the last INFO line; races only cost an extra line
+  private final java.util.concurrent.atomic.AtomicLong lastInfo =
+      new java.util.concurrent.atomic.AtomicLong(System.nanoTime() - INFO_LOG_INTERVAL_NANOS);
+
+  private boolean shouldLogAtInfo() {
+    long now = System.nanoTime();
+    long last = lastInfo.get();
+    return now - last >= INFO_LOG_INTERVAL_NANOS && lastInfo.compareAndSet(last, now);
+  }
+
   @Override
   public void before(BasicBuilder builder, HttpRequest request, RequestTags tags) {
     long waited;
@@ -47,9 +59,10 @@ final class RateLimitInterceptor implements Interceptor {
       throw new KubernetesClientException("interrupted while waiting for the client-side rate limiter ("
           + DaemonOptions.KUBE_API_QPS + ") before " + request.method() + " " + request.uri().getPath());
     }
-    if (waited > EXTRA_LONG_WAIT_NANOS) {
-      log.info("waited {} ms due to client-side throttling before {} {}", TimeUnit.NANOSECONDS.toMillis(waited),
-          request.method(), request.uri().getPath());
+    if (waited > EXTRA_LONG_WAIT_NANOS && shouldLogAtInfo()) {
+      log.info("waited {} ms due to client-side throttling before {} {} (logged at most every {} s; raise "
+          + DaemonOptions.KUBE_API_QPS + " if this persists)", TimeUnit.NANOSECONDS.toMillis(waited),
+          request.method(), request.uri().getPath(), TimeUnit.NANOSECONDS.toSeconds(INFO_LOG_INTERVAL_NANOS));
     } else if (waited > LONG_WAIT_NANOS && log.isDebugEnabled()) {
       log.debug("waited {} ms due to client-side throttling before {} {}", TimeUnit.NANOSECONDS.toMillis(waited),
           request.method(), request.uri().getPath());

@@ -36,7 +36,9 @@ class ControllerManagerProcessIT {
       "target/berth-controller-manager.jar"));
 
   @RegisterExtension
-  static final EmbeddedClusterExtension CLUSTER = new EmbeddedClusterExtension();
+  static final EmbeddedClusterExtension CLUSTER = new EmbeddedClusterExtension(() -> io.berth.embedded.EmbeddedCluster
+      .builder().kubelet(io.berth.embedded.kubelet.KubeletSettings.defaults()
+          .withStartupDelay(Duration.ofMillis(50)).withTerminationDelay(Duration.ofMillis(100))));
 
   @TempDir
   Path dir;
@@ -171,5 +173,40 @@ class ControllerManagerProcessIT {
     assertThat(jar.awaitExit(Duration.ofSeconds(30))).isEqualTo(2);
     await().atMost(Duration.ofSeconds(5)).until(() -> jar.output().contains("current-context"));
     assertThat(jar.output()).contains("--kubeconfig");
+  }
+
+  @Test
+  void theJarRollsADeploymentOutAndBackThroughBothControllers() throws Exception {
+    CLUSTER.cluster().nodes().add(io.berth.embedded.NodeSpec.node("process-node"));
+    var client = CLUSTER.client();
+    client.namespaces().resource(new io.fabric8.kubernetes.api.model.NamespaceBuilder().withNewMetadata()
+        .withName("process").endMetadata().build()).create();
+    var informers = new io.berth.informer.SharedInformerFactory(client);
+    try (TestBinder binder = new TestBinder(client, informers)) {
+      informers.start();
+      RunningJar jar = start(Map.of(), "--kubeconfig", kubeconfig(), "--port", "0", "--leader-elect=false",
+          "--concurrent-deployment-syncs=2", "--concurrent-replicaset-syncs=3");
+      int port = jar.awaitPort();
+      await().atMost(STARTUP).until(() -> Managers.status(port, "/readyz") == 200);
+      client.apps().deployments().inNamespace("process").resource(new io.fabric8.kubernetes.api.model.apps
+          .DeploymentBuilder().withNewMetadata().withName("web").endMetadata().withNewSpec().withReplicas(3)
+          .withNewSelector().addToMatchLabels("app", "web").endSelector().withNewTemplate().withNewMetadata()
+          .addToLabels("app", "web").endMetadata().withNewSpec().addNewContainer().withName("main")
+          .withImage("nginx:1.27").endContainer().endSpec().endTemplate().endSpec().build()).create();
+      await().atMost(STARTUP).untilAsserted(() -> {
+        var d = client.apps().deployments().inNamespace("process").withName("web").get();
+        assertThat(d.getStatus()).isNotNull();
+        assertThat(d.getStatus().getAvailableReplicas()).isEqualTo(3);
+        assertThat(d.getStatus().getUpdatedReplicas()).isEqualTo(3);
+      });
+      assertThat(client.pods().inNamespace("process").list().getItems()).hasSize(3)
+          .allSatisfy(p -> assertThat(p.getStatus().getPhase()).isEqualTo("Running"));
+      assertThat(Managers.get(port, "/metrics").body())
+          .contains("berth_controller_syncs_total{controller=\"deployment\",result=\"success\"}");
+      jar.process.destroy();
+      assertThat(jar.awaitExit(Duration.ofSeconds(30))).as(jar.output()).isZero();
+    } finally {
+      informers.shutdown();
+    }
   }
 }
