@@ -141,7 +141,13 @@ public final class QueueWorkers {
       queue.addRateLimited(key);
       throw e;
     } catch (Exception e) {
-      LOG.warn("{}: sync \"{}\" failed with {}", controllerName, key, KubeApiErrors.message(e));
+      if (KubeApiErrors.isConflict(e)) {
+        // Optimistic concurrency: a write raced a newer version the informer had not delivered yet. Expected in
+        // normal operation; the retry reads the newer version.
+        LOG.debug("{}: sync \"{}\" hit a conflict, retrying: {}", controllerName, key, KubeApiErrors.message(e));
+      } else {
+        LOG.warn("{}: sync \"{}\" failed with {}", controllerName, key, KubeApiErrors.message(e));
+      }
       LOG.debug("{}: sync \"{}\" failure", controllerName, key, e);
       queue.addRateLimited(key);
     } catch (VirtualMachineError e) {

@@ -9,7 +9,8 @@ import io.berth.informer.SharedInformerFactory;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.nio.file.Path;
@@ -23,10 +24,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The demo the simulator runs: an embedded cluster with simulated nodes across zones, informers on pods and nodes
- * that log what they see, a stand-in binder, and a script that exercises what a daemon must survive: pods starting,
- * a cordoned node, graceful deletion, every watch dropped (the informer resumes from its resourceVersion), and an
- * expired resourceVersion (the informer relists and learns of a missed delete as a tombstone). Ends with the
+ * The demo the simulator runs: an embedded cluster with simulated nodes across zones, Berth's ReplicaSet and
+ * Deployment controllers, informers on pods and nodes that log what they see, a stand-in binder until Berth's
+ * scheduler lands, and a script: a Deployment rolled out and updated, a cordoned node and a graceful deletion, a
+ * scale-up while every watch is dropped (the informers resume from their resourceVersions), and an expired
+ * resourceVersion (the informers relist and learn of a missed delete as a tombstone). Ends with the pod
  * informer's cache compared to the server.
  *
  * <p>Not thread-safe: run once, from one thread.
@@ -51,6 +53,7 @@ final class DemoScenario implements AutoCloseable {
   private KubernetesClient client;
   private SharedInformerFactory informers;
   private DemoBinder binder;
+  private Controllers controllers;
 
   DemoScenario(Options options) {
     this.options = options;
@@ -87,36 +90,48 @@ final class DemoScenario implements AutoCloseable {
     Lister<Node> nodes = informers.lister(Node.class);
     binder = new DemoBinder(client, pods, nodes);
     podInformer.addEventHandler(binder);
+    step("starting Berth's ReplicaSet and Deployment controllers on the same informers");
+    controllers = new Controllers(client, informers);
     informers.start();
     if (!informers.waitForCacheSync(WAIT)) {
       throw new IllegalStateException("informers did not sync within " + WAIT);
     }
+    controllers.start();
+    int replicas = options.pods();
 
-    step("creating %d pods; the stand-in binder places them round robin, the simulated kubelet runs them",
-        options.pods());
-    for (int i = 0; i < options.pods(); i++) {
-      client.pods().inNamespace(NS).resource(pod("web-" + i)).create();
-    }
-    await("every pod running", () -> running(pods) == options.pods());
+    step("creating Deployment web with %d replicas: a ReplicaSet, its pods, bound by the stand-in binder, run by "
+        + "the simulated kubelet", replicas);
+    client.apps().deployments().inNamespace(NS).resource(deployment(replicas, "nginx:1.27")).create();
+    await("web available", () -> rolledOut(replicas) && running(pods) == replicas);
 
-    step("cordoning node-0 and deleting web-0 gracefully (Terminating, then gone once the kubelet stops it)");
+    step("rolling update of web to nginx:1.28 (maxSurge 25%%, maxUnavailable 25%%)");
+    client.apps().deployments().inNamespace(NS).withName("web").edit(d -> new DeploymentBuilder(d).editSpec()
+        .editTemplate().editSpec().editFirstContainer().withImage("nginx:1.28").endContainer().endSpec()
+        .endTemplate().endSpec().build());
+    await("web rolled out", () -> rolledOut(replicas) && pods.list(NS).size() == replicas
+        && pods.list(NS).stream().allMatch(p -> "nginx:1.28".equals(p.getSpec().getContainers().get(0).getImage())));
+
+    step("cordoning node-0 and deleting one pod gracefully: Terminating, gone once its kubelet stops it, replaced");
     cluster.nodes().cordon("node-0");
-    client.pods().inNamespace(NS).withName("web-0").delete();
-    await("web-0 gone from the cache", () -> pods.get(NS, "web-0").isEmpty());
+    String victim = pods.list(NS).get(0).getMetadata().getName();
+    client.pods().inNamespace(NS).withName(victim).delete();
+    await(victim + " gone from the cache", () -> pods.get(NS, victim).isEmpty());
+    await("a replacement running", () -> running(pods) == replicas);
 
-    step("dropping every watch; two pods are created meanwhile; the informer resumes from its resourceVersion");
+    step("dropping every watch while web is scaled to %d; the informers resume from their resourceVersions",
+        replicas + 2);
     cluster.faults().dropAllWatches();
-    client.pods().inNamespace(NS).resource(pod("late-1")).create();
-    client.pods().inNamespace(NS).resource(pod("late-2")).create();
-    await("late pods seen", () -> pods.get(NS, "late-2").isPresent() && pods.get(NS, "late-1").isPresent());
+    client.apps().deployments().inNamespace(NS).withName("web").scale(replicas + 2);
+    await("web scaled", () -> rolledOut(replicas + 2) && running(pods) == replicas + 2);
 
-    step("expiring the informer's resourceVersion (history compacted) while web-1 is deleted: relist + tombstone");
+    step("expiring the informers' resourceVersions (history compacted) while a pod is deleted: relist + tombstone");
+    String gone = pods.list(NS).get(0).getMetadata().getName();
     cluster.faults().failNext("watch", "pods", 2, 503);
     cluster.faults().dropAllWatches();
-    client.pods().inNamespace(NS).withName("web-1").withGracePeriod(0L).delete();
+    client.pods().inNamespace(NS).withName(gone).withGracePeriod(0L).delete();
     cluster.compactHistory();
-    await("web-1 gone from the cache", () -> pods.get(NS, "web-1").isEmpty());
-    await("every pod running", () -> running(pods) == pods.list(NS).size());
+    await(gone + " gone from the cache", () -> pods.get(NS, gone).isEmpty());
+    await("every pod running again", () -> running(pods) == replicas + 2 && rolledOut(replicas + 2));
 
     Set<String> server = client.pods().inNamespace(NS).list().getItems().stream()
         .map(p -> p.getMetadata().getName() + "@" + p.getMetadata().getResourceVersion())
@@ -132,16 +147,30 @@ final class DemoScenario implements AutoCloseable {
     return summary;
   }
 
+  /** The Deployment's status says every replica is updated and available for its current generation. */
+  private boolean rolledOut(int replicas) {
+    Deployment d = client.apps().deployments().inNamespace(NS).withName("web").get();
+    if (d == null || d.getStatus() == null || d.getStatus().getObservedGeneration() == null) {
+      return false;
+    }
+    return d.getStatus().getObservedGeneration() >= d.getMetadata().getGeneration()
+        && Integer.valueOf(replicas).equals(d.getStatus().getUpdatedReplicas())
+        && Integer.valueOf(replicas).equals(d.getStatus().getAvailableReplicas())
+        && Integer.valueOf(replicas).equals(d.getStatus().getReplicas());
+  }
+
+  private static Deployment deployment(int replicas, String image) {
+    return new DeploymentBuilder().withNewMetadata().withName("web").endMetadata().withNewSpec()
+        .withReplicas(replicas).withNewSelector().addToMatchLabels("app", "web").endSelector()
+        .withNewTemplate().withNewMetadata().addToLabels("app", "web").endMetadata().withNewSpec()
+        .addNewContainer().withName("web").withImage(image).withNewResources()
+        .addToRequests("cpu", new Quantity("100m")).addToRequests("memory", new Quantity("64Mi")).endResources()
+        .endContainer().endSpec().endTemplate().endSpec().build();
+  }
+
   private static long running(Lister<Pod> pods) {
     return pods.list(NS).stream().filter(p -> p.getStatus() != null && "Running".equals(p.getStatus().getPhase()))
         .count();
-  }
-
-  private static Pod pod(String name) {
-    return new PodBuilder().withNewMetadata().withName(name).addToLabels("app", "web").endMetadata()
-        .withNewSpec().addNewContainer().withName("web").withImage("nginx:1.27").withNewResources()
-        .addToRequests("cpu", new Quantity("100m")).addToRequests("memory", new Quantity("64Mi")).endResources()
-        .endContainer().endSpec().build();
   }
 
   static String describe(Pod p) {
@@ -174,6 +203,13 @@ final class DemoScenario implements AutoCloseable {
 
   @Override
   public void close() {
+    if (controllers != null) {
+      try {
+        controllers.close();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
     if (binder != null) {
       binder.close();
     }

@@ -8,15 +8,17 @@ import org.junit.jupiter.api.Test;
 class DemoScenarioIT {
 
   @Test
-  void theDemoEndsWithTheInformerInSyncAfterDroppedAndExpiredWatches() throws Exception {
+  void theDemoRollsOutScalesAndEndsWithTheInformerInSyncAfterDroppedAndExpiredWatches() throws Exception {
     try (DemoScenario scenario = new DemoScenario(new DemoScenario.Options(0, null, 3, 2, 6))) {
       DemoScenario.Summary summary = scenario.run();
-      // 6 pods, web-0 and web-1 deleted, late-1 and late-2 added.
-      assertThat(summary.serverPods()).isEqualTo(6);
+      // 6 replicas, scaled to 8 at the end.
+      assertThat(summary.serverPods()).isEqualTo(8);
       assertThat(summary.inSync()).isTrue();
-      assertThat(summary.runningPods()).isEqualTo(6);
+      assertThat(summary.runningPods()).isEqualTo(8);
       assertThat(summary.tombstones()).isEqualTo(1);
-      assertThat(summary.podAdds()).isEqualTo(8);
+      // 6 first pods, 6 from the rolling update, 1 replacing the deleted pod, 2 from the scale-up, 1 replacing the
+      // pod deleted while the watch was down.
+      assertThat(summary.podAdds()).isEqualTo(16);
     }
   }
 }

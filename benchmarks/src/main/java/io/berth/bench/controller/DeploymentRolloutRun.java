@@ -23,7 +23,8 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -144,7 +145,7 @@ public final class DeploymentRolloutRun {
       client = limitedClient(cluster, qps);
       informers = new SharedInformerFactory(client);
       events = new KubernetesEventRecorderFactory(client);
-      ControllerContext context = new ControllerContext(client, informers, new SimpleMeterRegistry(), events,
+      ControllerContext context = new ControllerContext(client, informers, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), events,
           SystemClock.INSTANCE);
       replicaSets = new ReplicaSetController(context);
       deployments = new DeploymentController(context);
