@@ -1,5 +1,6 @@
 package io.berth.simulator;
 
+import io.berth.controller.InProcessControllers;
 import io.berth.embedded.EmbeddedCluster;
 import io.berth.embedded.NodeSpec;
 import io.berth.embedded.kubelet.KubeletSettings;
@@ -53,7 +54,7 @@ final class DemoScenario implements AutoCloseable {
   private KubernetesClient client;
   private SharedInformerFactory informers;
   private DemoBinder binder;
-  private Controllers controllers;
+  private InProcessControllers controllers;
 
   DemoScenario(Options options) {
     this.options = options;
@@ -91,12 +92,12 @@ final class DemoScenario implements AutoCloseable {
     binder = new DemoBinder(client, pods, nodes);
     podInformer.addEventHandler(binder);
     step("starting Berth's ReplicaSet and Deployment controllers on the same informers");
-    controllers = new Controllers(client, informers);
+    controllers = new InProcessControllers(client, informers);
     informers.start();
     if (!informers.waitForCacheSync(WAIT)) {
       throw new IllegalStateException("informers did not sync within " + WAIT);
     }
-    controllers.start();
+    controllers.start(5);
     int replicas = options.pods();
 
     step("creating Deployment web with %d replicas: a ReplicaSet, its pods, bound by the stand-in binder, run by "

@@ -2,10 +2,7 @@ package io.berth.bench.controller;
 
 import io.berth.component.ClientSettings;
 import io.berth.component.KubeClients;
-import io.berth.controller.ControllerContext;
-import io.berth.controller.KubernetesEventRecorderFactory;
-import io.berth.controller.deployment.DeploymentController;
-import io.berth.controller.replicaset.ReplicaSetController;
+import io.berth.controller.InProcessControllers;
 import io.berth.embedded.EmbeddedCluster;
 import io.berth.embedded.JulBridge;
 import io.berth.embedded.NodeSpec;
@@ -16,15 +13,12 @@ import io.berth.embedded.server.ResourceTypes;
 import io.berth.embedded.server.StoredObject;
 import io.berth.embedded.server.WatchEvent;
 import io.berth.informer.SharedInformerFactory;
-import io.berth.workqueue.SystemClock;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.micrometer.prometheusmetrics.PrometheusConfig;
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -137,32 +131,23 @@ public final class DeploymentRolloutRun {
   private static final class Controllers implements AutoCloseable {
     final KubernetesClient client;
     final SharedInformerFactory informers;
-    final KubernetesEventRecorderFactory events;
-    final ReplicaSetController replicaSets;
-    final DeploymentController deployments;
+    final InProcessControllers controllers;
 
     Controllers(EmbeddedCluster cluster, double qps) throws InterruptedException {
       client = limitedClient(cluster, qps);
       informers = new SharedInformerFactory(client);
-      events = new KubernetesEventRecorderFactory(client);
-      ControllerContext context = new ControllerContext(client, informers, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), events,
-          SystemClock.INSTANCE);
-      replicaSets = new ReplicaSetController(context);
-      deployments = new DeploymentController(context);
+      controllers = new InProcessControllers(client, informers);
       informers.start();
       if (!informers.waitForCacheSync(Duration.ofSeconds(60))) {
         throw new IllegalStateException("informers did not sync");
       }
-      replicaSets.start(5);
-      deployments.start(5);
+      controllers.start(5);
     }
 
     @Override
     public void close() throws InterruptedException {
-      deployments.shutDown(Duration.ofSeconds(10));
-      replicaSets.shutDown(Duration.ofSeconds(10));
+      controllers.close();
       informers.shutdown();
-      events.close();
       client.close();
     }
   }
