@@ -1,5 +1,6 @@
 package io.berth.controller;
 
+import io.berth.component.RecordingExiter;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 

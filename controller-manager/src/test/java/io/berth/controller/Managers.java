@@ -1,5 +1,6 @@
 package io.berth.controller;
 
+import io.berth.component.RecordingExiter;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.URI;

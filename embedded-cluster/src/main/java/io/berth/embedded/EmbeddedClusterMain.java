@@ -63,6 +63,7 @@ public final class EmbeddedClusterMain {
     try {
       options = Options.parse(args);
     } catch (IllegalArgumentException e) {
+      // A usage error of the command line goes to stderr, not the log: logging is not configured for it yet.
       System.err.println("embedded-cluster: " + e.getMessage());
       System.err.println("usage: [--port N] [--kubeconfig FILE] [--nodes N] [--zones N] [--pod-startup-delay-ms N]");
       System.exit(2);
