@@ -1,0 +1,48 @@
+package io.berth.framework;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+/**
+ * What a plugin can use of the scheduler: the cycle's snapshot, the API client, informer-backed
+ * listers, the event recorder, the parallelizer, the nominator, waiting pods, and the runners
+ * preemption needs to re-evaluate a node. One per profile, created before the plugins; thread-safe.
+ */
+public interface Handle {
+  /** The snapshot of the current scheduling cycle. */
+  NodeInfoLister snapshotLister();
+
+  KubernetesClient client();
+
+  /**
+   * A lister over an informer of {@code type}. Call it from a plugin factory, before the informers
+   * start, so that the informer is created and synced with the others.
+   */
+  <T extends HasMetadata> ObjectLister<T> lister(Class<T> type);
+
+  EventRecorder eventRecorder();
+
+  Parallelizer parallelizer();
+
+  PodNominator nominator();
+
+  Optional<WaitingPod> getWaitingPod(String podUid);
+
+  void iterateOverWaitingPods(Consumer<WaitingPod> action);
+
+  void rejectWaitingPod(String podUid);
+
+  /** Runs the Filter plugins with the nominated pods of equal or higher priority added. */
+  Status runFilterPluginsWithNominatedPods(CycleState state, Pod pod, NodeInfo nodeInfo);
+
+  /** Runs the PreFilter plugins' AddPod extensions. */
+  Status runPreFilterExtensionAddPod(CycleState state, Pod podToSchedule, PodInfo podToAdd,
+      NodeInfo nodeInfo);
+
+  /** Runs the PreFilter plugins' RemovePod extensions. */
+  Status runPreFilterExtensionRemovePod(CycleState state, Pod podToSchedule, PodInfo podToRemove,
+      NodeInfo nodeInfo);
+}

@@ -1,0 +1,193 @@
+package io.berth.framework;
+
+import io.fabric8.kubernetes.api.model.Affinity;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodAffinityTerm;
+import io.fabric8.kubernetes.api.model.WeightedPodAffinityTerm;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * A pod with what the scheduler derives from it once: its resource requests (plain and non-zero)
+ * and its compiled pod affinity and anti-affinity terms. Immutable after construction and
+ * thread-safe; the pod itself is shared with the informer cache and must not be mutated.
+ *
+ * <p>Construction never throws: a quantity or selector that cannot be parsed is reported by
+ * {@link #parseError()} with the field it came from (the scheduler fails such a pod with that
+ * message instead of stopping), and the broken part counts as empty.
+ */
+public final class PodInfo {
+  private final Pod pod;
+  private final Resource requests;
+  private final Resource nonZeroRequests;
+  private final List<AffinityTerm> requiredAffinityTerms;
+  private final List<AffinityTerm> requiredAntiAffinityTerms;
+  private final List<WeightedAffinityTerm> preferredAffinityTerms;
+  private final List<WeightedAffinityTerm> preferredAntiAffinityTerms;
+  private final String parseError;
+
+  private PodInfo(Pod pod) {
+    this.pod = pod;
+    List<String> errors = new ArrayList<>();
+    Resource req;
+    Resource nonZero;
+    try {
+      req = PodRequests.of(pod);
+      nonZero = PodRequests.nonZero(pod);
+    } catch (IllegalArgumentException e) {
+      errors.add(e.getMessage());
+      req = new Resource();
+      nonZero = new Resource();
+    }
+    this.requests = req;
+    this.nonZeroRequests = nonZero;
+    Affinity affinity = pod.getSpec() == null ? null : pod.getSpec().getAffinity();
+    String base = "spec.affinity.";
+    if (affinity != null && affinity.getPodAffinity() != null) {
+      var pa = affinity.getPodAffinity();
+      requiredAffinityTerms = terms(pa.getRequiredDuringSchedulingIgnoredDuringExecution(),
+          base + "podAffinity.requiredDuringSchedulingIgnoredDuringExecution", errors);
+      preferredAffinityTerms = weighted(pa.getPreferredDuringSchedulingIgnoredDuringExecution(),
+          base + "podAffinity.preferredDuringSchedulingIgnoredDuringExecution", errors);
+    } else {
+      requiredAffinityTerms = List.of();
+      preferredAffinityTerms = List.of();
+    }
+    if (affinity != null && affinity.getPodAntiAffinity() != null) {
+      var pa = affinity.getPodAntiAffinity();
+      requiredAntiAffinityTerms = terms(pa.getRequiredDuringSchedulingIgnoredDuringExecution(),
+          base + "podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution", errors);
+      preferredAntiAffinityTerms = weighted(pa.getPreferredDuringSchedulingIgnoredDuringExecution(),
+          base + "podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution", errors);
+    } else {
+      requiredAntiAffinityTerms = List.of();
+      preferredAntiAffinityTerms = List.of();
+    }
+    this.parseError = errors.isEmpty() ? null : String.join("; ", errors);
+  }
+
+  /** Derives the pod's requests and affinity terms. */
+  public static PodInfo of(Pod pod) {
+    return new PodInfo(pod);
+  }
+
+  public Pod pod() {
+    return pod;
+  }
+
+  /** The pod's requests; callers must not mutate the returned object. */
+  public Resource requests() {
+    return requests;
+  }
+
+  /** The pod's requests with missing cpu/memory defaulted; callers must not mutate it. */
+  public Resource nonZeroRequests() {
+    return nonZeroRequests;
+  }
+
+  public List<AffinityTerm> requiredAffinityTerms() {
+    return requiredAffinityTerms;
+  }
+
+  public List<AffinityTerm> requiredAntiAffinityTerms() {
+    return requiredAntiAffinityTerms;
+  }
+
+  public List<WeightedAffinityTerm> preferredAffinityTerms() {
+    return preferredAffinityTerms;
+  }
+
+  public List<WeightedAffinityTerm> preferredAntiAffinityTerms() {
+    return preferredAntiAffinityTerms;
+  }
+
+  /** Whether the pod declares any pod affinity or anti-affinity term. */
+  public boolean hasAffinity() {
+    return !requiredAffinityTerms.isEmpty() || !requiredAntiAffinityTerms.isEmpty()
+        || !preferredAffinityTerms.isEmpty() || !preferredAntiAffinityTerms.isEmpty();
+  }
+
+  /** What could not be parsed, naming the field; empty when the pod is well-formed. */
+  public Optional<String> parseError() {
+    return Optional.ofNullable(parseError);
+  }
+
+  public String namespace() {
+    return pod.getMetadata().getNamespace();
+  }
+
+  public String name() {
+    return pod.getMetadata().getName();
+  }
+
+  public String uid() {
+    return pod.getMetadata().getUid();
+  }
+
+  /** {@code namespace/name}. */
+  public String key() {
+    return namespace() + "/" + name();
+  }
+
+  private List<AffinityTerm> terms(List<PodAffinityTerm> terms, String field, List<String> errors) {
+    if (terms == null || terms.isEmpty()) {
+      return List.of();
+    }
+    List<AffinityTerm> out = new ArrayList<>(terms.size());
+    for (int i = 0; i < terms.size(); i++) {
+      try {
+        out.add(compile(terms.get(i), field + "[" + i + "]"));
+      } catch (IllegalArgumentException e) {
+        errors.add(e.getMessage());
+      }
+    }
+    return List.copyOf(out);
+  }
+
+  private List<WeightedAffinityTerm> weighted(List<WeightedPodAffinityTerm> terms, String field,
+      List<String> errors) {
+    if (terms == null || terms.isEmpty()) {
+      return List.of();
+    }
+    List<WeightedAffinityTerm> out = new ArrayList<>(terms.size());
+    for (int i = 0; i < terms.size(); i++) {
+      WeightedPodAffinityTerm w = terms.get(i);
+      String f = field + "[" + i + "]";
+      try {
+        if (w.getPodAffinityTerm() == null) {
+          throw new IllegalArgumentException(f + ".podAffinityTerm: Required value");
+        }
+        int weight = w.getWeight() == null ? 0 : w.getWeight();
+        out.add(new WeightedAffinityTerm(compile(w.getPodAffinityTerm(), f + ".podAffinityTerm"), weight));
+      } catch (IllegalArgumentException e) {
+        errors.add(e.getMessage());
+      }
+    }
+    return List.copyOf(out);
+  }
+
+  private AffinityTerm compile(PodAffinityTerm term, String field) {
+    String topologyKey = term.getTopologyKey();
+    if (topologyKey == null || topologyKey.isEmpty()) {
+      throw new IllegalArgumentException(field + ".topologyKey: Required value: can not be empty");
+    }
+    LabelMatcher selector = LabelSelectors.compile(term.getLabelSelector(), field + ".labelSelector");
+    Set<String> namespaces;
+    if ((term.getNamespaces() == null || term.getNamespaces().isEmpty())
+        && term.getNamespaceSelector() == null) {
+      namespaces = Set.of(namespace());
+    } else {
+      namespaces = term.getNamespaces() == null ? Set.of() : Set.copyOf(term.getNamespaces());
+    }
+    LabelMatcher nsSelector = LabelSelectors.compile(term.getNamespaceSelector(),
+        field + ".namespaceSelector");
+    return new AffinityTerm(namespaces, selector, topologyKey, nsSelector);
+  }
+
+  @Override
+  public String toString() {
+    return "PodInfo{" + key() + "}";
+  }
+}

@@ -1,0 +1,96 @@
+package io.berth.framework.runtime;
+
+import io.berth.framework.Parallelizer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
+import java.util.function.IntConsumer;
+
+/**
+ * The parallelizer every profile shares: {@code parallelism} workers (the caller is one of them)
+ * take chunks of pieces from a shared counter until none are left or {@code stop} says so.
+ * Thread-safe; the pool's threads are daemons and live until {@link #close()}.
+ */
+public final class DefaultParallelizer implements Parallelizer, AutoCloseable {
+  private final int parallelism;
+  private final ExecutorService pool;
+
+  public DefaultParallelizer(int parallelism) {
+    if (parallelism < 1) {
+      throw new IllegalArgumentException("parallelism: Invalid value: " + parallelism
+          + ": should be an integer value greater than zero");
+    }
+    this.parallelism = parallelism;
+    AtomicInteger n = new AtomicInteger();
+    ThreadFactory factory = r -> {
+      Thread t = new Thread(r, "scheduler-parallelizer-" + n.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    };
+    this.pool = parallelism > 1 ? Executors.newFixedThreadPool(parallelism - 1, factory) : null;
+  }
+
+  @Override
+  public int parallelism() {
+    return parallelism;
+  }
+
+  @Override
+  public void until(int pieces, IntConsumer work, BooleanSupplier stop) {
+    if (pieces <= 0) {
+      return;
+    }
+    int chunk = Parallelizer.chunkSize(pieces, parallelism);
+    int chunks = (pieces + chunk - 1) / chunk;
+    int workers = Math.min(parallelism, chunks);
+    AtomicInteger nextChunk = new AtomicInteger();
+    AtomicReference<RuntimeException> failure = new AtomicReference<>();
+    Runnable worker = () -> {
+      int c;
+      while (failure.get() == null && !stop.getAsBoolean()
+          && (c = nextChunk.getAndIncrement()) < chunks) {
+        int end = Math.min(pieces, (c + 1) * chunk);
+        for (int i = c * chunk; i < end; i++) {
+          try {
+            work.accept(i);
+          } catch (RuntimeException e) {
+            failure.compareAndSet(null, e);
+            return;
+          }
+        }
+      }
+    };
+    List<Future<?>> futures = new ArrayList<>(workers - 1);
+    for (int w = 1; w < workers; w++) {
+      futures.add(pool.submit(worker));
+    }
+    worker.run();
+    for (Future<?> f : futures) {
+      try {
+        f.get();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted while waiting for parallel work", e);
+      } catch (java.util.concurrent.ExecutionException e) {
+        failure.compareAndSet(null, new IllegalStateException(e.getCause()));
+      }
+    }
+    RuntimeException e = failure.get();
+    if (e != null) {
+      throw e;
+    }
+  }
+
+  @Override
+  public void close() {
+    if (pool != null) {
+      pool.shutdownNow();
+    }
+  }
+}

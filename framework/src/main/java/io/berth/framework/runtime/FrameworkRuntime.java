@@ -1,0 +1,849 @@
+package io.berth.framework.runtime;
+
+import io.berth.framework.BindPlugin;
+import io.berth.framework.ClusterEvent;
+import io.berth.framework.ClusterEventWithHint;
+import io.berth.framework.Code;
+import io.berth.framework.CycleState;
+import io.berth.framework.EnqueueExtensions;
+import io.berth.framework.EventRecorder;
+import io.berth.framework.FilterPlugin;
+import io.berth.framework.Framework;
+import io.berth.framework.NodeInfo;
+import io.berth.framework.NodeInfoLister;
+import io.berth.framework.NodeScore;
+import io.berth.framework.NodeToStatus;
+import io.berth.framework.ObjectLister;
+import io.berth.framework.Parallelizer;
+import io.berth.framework.PermitPlugin;
+import io.berth.framework.PermitResult;
+import io.berth.framework.Plugin;
+import io.berth.framework.PluginFactory;
+import io.berth.framework.PodInfo;
+import io.berth.framework.PodNominator;
+import io.berth.framework.PostBindPlugin;
+import io.berth.framework.PostFilterPlugin;
+import io.berth.framework.PostFilterResult;
+import io.berth.framework.PreBindPlugin;
+import io.berth.framework.PreEnqueuePlugin;
+import io.berth.framework.PreFilterExtensions;
+import io.berth.framework.PreFilterPlugin;
+import io.berth.framework.PreFilterResult;
+import io.berth.framework.PreScorePlugin;
+import io.berth.framework.QueueSortPlugin;
+import io.berth.framework.ReservePlugin;
+import io.berth.framework.ScorePlugin;
+import io.berth.framework.Status;
+import io.berth.framework.StatusException;
+import io.berth.framework.WaitingPod;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+
+/**
+ * Runs one profile's plugins at each extension point in kube-scheduler's order and with its
+ * status rules (see {@link Framework}). Thread-safe: plugin lists and weights are immutable after
+ * construction, waiting pods live in a concurrent map, and per-pod data stays in CycleState.
+ * Built once per profile by the scheduler ({@link #builder}); plugins are created in the builder
+ * with this runtime as their {@link io.berth.framework.Handle}.
+ */
+public final class FrameworkRuntime implements Framework {
+  /** Permit timeouts are capped at 15 minutes, as upstream. */
+  static final Duration MAX_PERMIT_TIMEOUT = Duration.ofMinutes(15);
+
+  private final String profileName;
+  private final OptionalInt percentageOfNodesToScore;
+  private final KubernetesClient client;
+  private final ListerProvider listers;
+  private final EventRecorder eventRecorder;
+  private final Parallelizer parallelizer;
+  private final PodNominator nominator;
+  private final Supplier<NodeInfoLister> snapshot;
+  private final ExtensionPointMetrics metrics;
+  private final ScheduledExecutorService timers;
+  // thread-safe: permit adds, binding threads remove, plugins look up from anywhere
+  private final Map<String, DefaultWaitingPod> waitingPods = new ConcurrentHashMap<>();
+
+  // immutable after the builder finished
+  private Map<String, Plugin> plugins = Map.of();
+  private List<PreEnqueuePlugin> preEnqueue = List.of();
+  private QueueSortPlugin queueSort;
+  private List<PreFilterPlugin> preFilter = List.of();
+  private List<FilterPlugin> filter = List.of();
+  private List<PostFilterPlugin> postFilter = List.of();
+  private List<PreScorePlugin> preScore = List.of();
+  private List<ScorePlugin> score = List.of();
+  private int[] scoreWeights = new int[0];
+  private List<ReservePlugin> reserve = List.of();
+  private List<PermitPlugin> permit = List.of();
+  private List<PreBindPlugin> preBind = List.of();
+  private List<BindPlugin> bind = List.of();
+  private List<PostBindPlugin> postBind = List.of();
+  private Map<String, List<ClusterEventWithHint>> enqueueExtensions = Map.of();
+  private Map<String, List<String>> listing = Map.of();
+
+  private FrameworkRuntime(Builder b) {
+    this.profileName = b.profile.schedulerName();
+    this.percentageOfNodesToScore = b.profile.percentageOfNodesToScore();
+    this.client = b.client;
+    this.listers = b.listers;
+    this.eventRecorder = b.eventRecorder;
+    this.parallelizer = b.parallelizer;
+    this.nominator = b.nominator;
+    this.snapshot = b.snapshot;
+    this.metrics = b.metrics;
+    this.timers = b.timers;
+  }
+
+  public static Builder builder(Registry registry, ProfileConfig profile) {
+    return new Builder(registry, profile);
+  }
+
+  /** Builds a runtime; creating plugins may call back into the half-built runtime's Handle. */
+  public static final class Builder {
+    private final Registry registry;
+    private final ProfileConfig profile;
+    private KubernetesClient client;
+    private ListerProvider listers = ListerProvider.NONE;
+    private EventRecorder eventRecorder = EventRecorder.NOOP;
+    private Parallelizer parallelizer;
+    private PodNominator nominator = nodeName -> List.of();
+    private Supplier<NodeInfoLister> snapshot;
+    private ExtensionPointMetrics metrics = ExtensionPointMetrics.NOOP;
+    private ScheduledExecutorService timers;
+
+    private Builder(Registry registry, ProfileConfig profile) {
+      this.registry = registry;
+      this.profile = profile;
+    }
+
+    public Builder client(KubernetesClient value) {
+      this.client = value;
+      return this;
+    }
+
+    public Builder listers(ListerProvider value) {
+      this.listers = value;
+      return this;
+    }
+
+    public Builder eventRecorder(EventRecorder value) {
+      this.eventRecorder = value;
+      return this;
+    }
+
+    public Builder parallelizer(Parallelizer value) {
+      this.parallelizer = value;
+      return this;
+    }
+
+    public Builder nominator(PodNominator value) {
+      this.nominator = value;
+      return this;
+    }
+
+    /** Where the current cycle's snapshot comes from (the scheduler swaps it every cycle). */
+    public Builder snapshot(Supplier<NodeInfoLister> value) {
+      this.snapshot = value;
+      return this;
+    }
+
+    public Builder metrics(ExtensionPointMetrics value) {
+      this.metrics = value;
+      return this;
+    }
+
+    /** Timers for Permit timeouts; a daemon single-thread scheduler is created when unset. */
+    public Builder timers(ScheduledExecutorService value) {
+      this.timers = value;
+      return this;
+    }
+
+    /**
+     * Creates the plugins and resolves the extension points. Throws
+     * {@link IllegalArgumentException} naming the profile and field on an unknown plugin, bad
+     * args, a plugin enabled at a point it does not implement, or not exactly one QueueSort.
+     */
+    public FrameworkRuntime build() {
+      if (parallelizer == null) {
+        parallelizer = new DefaultParallelizer(16);
+      }
+      if (snapshot == null) {
+        NodeInfoLister empty = new io.berth.framework.testing.ListNodeInfoLister(List.of());
+        snapshot = () -> empty;
+      }
+      if (timers == null) {
+        timers = Executors.newSingleThreadScheduledExecutor(r -> {
+          Thread t = new Thread(r, "permit-timers");
+          t.setDaemon(true);
+          return t;
+        });
+      }
+      FrameworkRuntime fw = new FrameworkRuntime(this);
+      fw.init(registry, profile);
+      return fw;
+    }
+  }
+
+  private void init(Registry registry, ProfileConfig profile) {
+    Map<String, Plugin> instances = new LinkedHashMap<>();
+    for (String name : PluginLists.enabledNames(profile)) {
+      PluginFactory factory = registry.get(name).orElseThrow(() -> new IllegalArgumentException(
+          "profile \"" + profileName + "\": plugin \"" + name + "\" is not registered"));
+      Plugin plugin;
+      try {
+        plugin = factory.create(profile.argsOf(name), this);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("profile \"" + profileName + "\": pluginConfig["
+            + name + "].args: " + e.getMessage(), e);
+      }
+      instances.put(name, plugin);
+    }
+    PluginLists lists = PluginLists.resolve(profile, instances);
+    this.plugins = Map.copyOf(instances);
+    this.preEnqueue = lists.get(ExtensionPoint.PRE_ENQUEUE);
+    List<QueueSortPlugin> sorts = lists.get(ExtensionPoint.QUEUE_SORT);
+    if (sorts.size() != 1) {
+      throw new IllegalArgumentException("profile \"" + profileName
+          + "\": plugins.queueSort: Invalid value: " + sorts.size()
+          + " queue sort plugins enabled: exactly one is required");
+    }
+    this.queueSort = sorts.get(0);
+    this.preFilter = lists.get(ExtensionPoint.PRE_FILTER);
+    this.filter = lists.get(ExtensionPoint.FILTER);
+    this.postFilter = lists.get(ExtensionPoint.POST_FILTER);
+    this.preScore = lists.get(ExtensionPoint.PRE_SCORE);
+    this.score = lists.get(ExtensionPoint.SCORE);
+    this.scoreWeights = new int[score.size()];
+    for (int i = 0; i < score.size(); i++) {
+      scoreWeights[i] = lists.scoreWeights.getOrDefault(score.get(i).name(), 1);
+    }
+    this.reserve = lists.get(ExtensionPoint.RESERVE);
+    this.permit = lists.get(ExtensionPoint.PERMIT);
+    this.preBind = lists.get(ExtensionPoint.PRE_BIND);
+    this.bind = lists.get(ExtensionPoint.BIND);
+    if (bind.isEmpty()) {
+      throw new IllegalArgumentException("profile \"" + profileName
+          + "\": plugins.bind: Required value: at least one bind plugin is needed");
+    }
+    this.postBind = lists.get(ExtensionPoint.POST_BIND);
+    Map<String, List<String>> names = new LinkedHashMap<>();
+    for (ExtensionPoint point : ExtensionPoint.values()) {
+      List<Plugin> list = lists.get(point);
+      names.put(PluginLists.displayName(point), list.stream().map(Plugin::name).toList());
+    }
+    this.listing = Map.copyOf(names);
+    this.enqueueExtensions = collectEnqueueExtensions(lists);
+  }
+
+  private static Map<String, List<ClusterEventWithHint>> collectEnqueueExtensions(PluginLists lists) {
+    Map<String, List<ClusterEventWithHint>> out = new LinkedHashMap<>();
+    for (ExtensionPoint point : List.of(ExtensionPoint.PRE_ENQUEUE, ExtensionPoint.PRE_FILTER,
+        ExtensionPoint.FILTER, ExtensionPoint.RESERVE, ExtensionPoint.PERMIT)) {
+      for (Plugin plugin : lists.<Plugin>get(point)) {
+        if (out.containsKey(plugin.name())) {
+          continue;
+        }
+        if (plugin instanceof EnqueueExtensions ext) {
+          out.put(plugin.name(), List.copyOf(ext.eventsToRegister()));
+        } else {
+          out.put(plugin.name(), List.of(ClusterEventWithHint.always(ClusterEvent.WILDCARD)));
+        }
+      }
+    }
+    return Map.copyOf(out);
+  }
+
+  // ---- Handle ----
+
+  @Override
+  public NodeInfoLister snapshotLister() {
+    return snapshot.get();
+  }
+
+  @Override
+  public KubernetesClient client() {
+    if (client == null) {
+      throw new IllegalStateException("profile \"" + profileName + "\" has no API client");
+    }
+    return client;
+  }
+
+  @Override
+  public <T extends HasMetadata> ObjectLister<T> lister(Class<T> type) {
+    return listers.lister(type);
+  }
+
+  @Override
+  public EventRecorder eventRecorder() {
+    return eventRecorder;
+  }
+
+  @Override
+  public Parallelizer parallelizer() {
+    return parallelizer;
+  }
+
+  @Override
+  public PodNominator nominator() {
+    return nominator;
+  }
+
+  @Override
+  public Optional<WaitingPod> getWaitingPod(String podUid) {
+    return Optional.ofNullable(waitingPods.get(podUid));
+  }
+
+  @Override
+  public void iterateOverWaitingPods(Consumer<WaitingPod> action) {
+    waitingPods.values().forEach(action);
+  }
+
+  @Override
+  public void rejectWaitingPod(String podUid) {
+    DefaultWaitingPod wp = waitingPods.get(podUid);
+    if (wp != null) {
+      wp.reject("", "removed");
+    }
+  }
+
+  // ---- Framework ----
+
+  @Override
+  public String profileName() {
+    return profileName;
+  }
+
+  @Override
+  public QueueSortPlugin queueSortPlugin() {
+    return queueSort;
+  }
+
+  @Override
+  public boolean hasPreEnqueuePlugins() {
+    return !preEnqueue.isEmpty();
+  }
+
+  @Override
+  public Status runPreEnqueuePlugins(Pod pod) {
+    for (PreEnqueuePlugin pl : preEnqueue) {
+      Status s = safely(() -> pl.preEnqueue(pod), pl, "PreEnqueue");
+      if (!s.isSuccess()) {
+        return s.withPlugin(pl.name());
+      }
+    }
+    return Status.SUCCESS;
+  }
+
+  @Override
+  public Map<String, List<ClusterEventWithHint>> enqueueExtensions() {
+    return enqueueExtensions;
+  }
+
+  @Override
+  public PreFilterResult runPreFilterPlugins(CycleState state, Pod pod, List<NodeInfo> nodes) {
+    long start = System.nanoTime();
+    PreFilterResult merged = PreFilterResult.SUCCESS;
+    Optional<Set<String>> nodeNames = Optional.empty();
+    List<String> pluginsWithNodes = new ArrayList<>();
+    Status result = Status.SUCCESS;
+    for (PreFilterPlugin pl : preFilter) {
+      PreFilterResult r;
+      try {
+        r = pl.preFilter(state, pod, nodes);
+      } catch (RuntimeException e) {
+        r = PreFilterResult.of(errorOf(e, pl, "PreFilter"));
+      }
+      Status s = r.status();
+      if (s.isSkip()) {
+        state.skipFilterPlugins().add(pl.name());
+        continue;
+      }
+      if (!s.isSuccess()) {
+        result = s.isRejected() ? s.withPlugin(pl.name())
+            : wrapError(s, "running PreFilter plugin \"" + pl.name() + "\"", pl.name());
+        break;
+      }
+      if (!r.allNodes()) {
+        pluginsWithNodes.add(pl.name());
+        state.preFilterNodePlugins().add(pl.name());
+      }
+      nodeNames = r.mergeNodes(nodeNames);
+      if (nodeNames.isPresent() && nodeNames.get().isEmpty()) {
+        String msg = pluginsWithNodes.size() == 1
+            ? "node(s) didn't satisfy plugin " + pluginsWithNodes.get(0)
+            : "node(s) didn't satisfy plugin(s) " + pluginsWithNodes + " simultaneously";
+        result = Status.unresolvable(msg).withPlugin(pluginsWithNodes.get(pluginsWithNodes.size() - 1));
+        break;
+      }
+    }
+    metrics.observe("PreFilter", result.code().displayName(), profileName, System.nanoTime() - start);
+    if (!result.isSuccess()) {
+      return new PreFilterResult(result, nodeNames);
+    }
+    return nodeNames.isEmpty() ? merged : PreFilterResult.nodes(nodeNames.get());
+  }
+
+  @Override
+  public Status runFilterPlugins(CycleState state, Pod pod, NodeInfo nodeInfo) {
+    Set<String> skip = state.skipFilterPlugins();
+    for (FilterPlugin pl : filter) {
+      if (!skip.isEmpty() && skip.contains(pl.name())) {
+        continue;
+      }
+      Status s;
+      try {
+        s = pl.filter(state, pod, nodeInfo);
+      } catch (RuntimeException e) {
+        s = errorOf(e, pl, "Filter");
+      }
+      if (!s.isSuccess()) {
+        if (!s.isRejected()) {
+          return wrapError(s, "running \"" + pl.name() + "\" filter plugin", pl.name());
+        }
+        return s.withPlugin(pl.name());
+      }
+    }
+    return Status.SUCCESS;
+  }
+
+  @Override
+  public Status runFilterPluginsWithNominatedPods(CycleState state, Pod pod, NodeInfo nodeInfo) {
+    // Filter twice when nominated pods of equal or higher priority exist on the node: once with
+    // them (they will likely land there), once without (they might not): the pod must fit both.
+    Status status = Status.SUCCESS;
+    boolean podsAdded = false;
+    for (int i = 0; i < 2; i++) {
+      CycleState stateToUse = state;
+      NodeInfo nodeToUse = nodeInfo;
+      if (i == 0) {
+        List<PodInfo> nominated = nominatedPodsToAdd(pod, nodeInfo.nodeName());
+        if (!nominated.isEmpty()) {
+          podsAdded = true;
+          stateToUse = state.copy();
+          nodeToUse = nodeInfo.snapshot();
+          for (PodInfo p : nominated) {
+            nodeToUse.addPod(p);
+            Status s = runPreFilterExtensionAddPod(stateToUse, pod, p, nodeToUse);
+            if (!s.isSuccess()) {
+              return s;
+            }
+          }
+        }
+      } else if (!podsAdded || !status.isSuccess()) {
+        break;
+      }
+      status = runFilterPlugins(stateToUse, pod, nodeToUse);
+      if (!status.isSuccess() && !status.isRejected()) {
+        return status;
+      }
+    }
+    return status;
+  }
+
+  private List<PodInfo> nominatedPodsToAdd(Pod pod, String nodeName) {
+    List<PodInfo> nominated = nominator.nominatedPodsForNode(nodeName);
+    if (nominated.isEmpty()) {
+      return List.of();
+    }
+    int priority = priorityOf(pod);
+    String uid = pod.getMetadata().getUid();
+    List<PodInfo> out = new ArrayList<>();
+    for (PodInfo p : nominated) {
+      if (priorityOf(p.pod()) >= priority && !java.util.Objects.equals(p.uid(), uid)) {
+        out.add(p);
+      }
+    }
+    return out;
+  }
+
+  private static int priorityOf(Pod pod) {
+    Integer p = pod.getSpec() == null ? null : pod.getSpec().getPriority();
+    return p == null ? 0 : p;
+  }
+
+  @Override
+  public Status runPreFilterExtensionAddPod(CycleState state, Pod podToSchedule, PodInfo podToAdd,
+      NodeInfo nodeInfo) {
+    for (PreFilterPlugin pl : preFilter) {
+      if (state.skipFilterPlugins().contains(pl.name())) {
+        continue;
+      }
+      Optional<PreFilterExtensions> ext = pl.preFilterExtensions();
+      if (ext.isEmpty()) {
+        continue;
+      }
+      Status s = safely(() -> ext.get().addPod(state, podToSchedule, podToAdd, nodeInfo), pl,
+          "AddPod");
+      if (!s.isSuccess()) {
+        return wrapError(s, "running AddPod on PreFilter plugin \"" + pl.name() + "\"", pl.name());
+      }
+    }
+    return Status.SUCCESS;
+  }
+
+  @Override
+  public Status runPreFilterExtensionRemovePod(CycleState state, Pod podToSchedule,
+      PodInfo podToRemove, NodeInfo nodeInfo) {
+    for (PreFilterPlugin pl : preFilter) {
+      if (state.skipFilterPlugins().contains(pl.name())) {
+        continue;
+      }
+      Optional<PreFilterExtensions> ext = pl.preFilterExtensions();
+      if (ext.isEmpty()) {
+        continue;
+      }
+      Status s = safely(() -> ext.get().removePod(state, podToSchedule, podToRemove, nodeInfo), pl,
+          "RemovePod");
+      if (!s.isSuccess()) {
+        return wrapError(s, "running RemovePod on PreFilter plugin \"" + pl.name() + "\"",
+            pl.name());
+      }
+    }
+    return Status.SUCCESS;
+  }
+
+  @Override
+  public boolean hasFilterPlugins() {
+    return !filter.isEmpty();
+  }
+
+  @Override
+  public boolean hasPostFilterPlugins() {
+    return !postFilter.isEmpty();
+  }
+
+  @Override
+  public boolean hasScorePlugins() {
+    return !score.isEmpty();
+  }
+
+  @Override
+  public PostFilterResult runPostFilterPlugins(CycleState state, Pod pod, NodeToStatus statuses) {
+    long start = System.nanoTime();
+    PostFilterResult chosen = null;
+    List<String> reasons = new ArrayList<>();
+    String rejector = "";
+    PostFilterResult out = null;
+    for (PostFilterPlugin pl : postFilter) {
+      PostFilterResult r;
+      try {
+        r = pl.postFilter(state, pod, statuses);
+      } catch (RuntimeException e) {
+        r = PostFilterResult.of(errorOf(e, pl, "PostFilter"));
+      }
+      Status s = r.status();
+      if (s.isSuccess()) {
+        out = r;
+        break;
+      }
+      if (s.code() == Code.UNSCHEDULABLE_AND_UNRESOLVABLE) {
+        out = new PostFilterResult(s.withPlugin(pl.name()), r.nominatingInfo());
+        break;
+      }
+      if (!s.isRejected()) {
+        out = PostFilterResult.of(wrapError(s, "running PostFilter plugin \"" + pl.name() + "\"",
+            pl.name()));
+        break;
+      }
+      if (r.nominatingInfo().mode() != io.berth.framework.NominatingInfo.Mode.NOOP) {
+        chosen = r;
+      }
+      reasons.addAll(s.reasons());
+      if (rejector.isEmpty()) {
+        rejector = pl.name();
+      }
+    }
+    if (out == null) {
+      Status s = Status.unschedulable(reasons.toArray(String[]::new)).withPlugin(rejector);
+      out = new PostFilterResult(s, chosen == null
+          ? io.berth.framework.NominatingInfo.NOOP : chosen.nominatingInfo());
+    }
+    metrics.observe("PostFilter", out.status().code().displayName(), profileName,
+        System.nanoTime() - start);
+    return out;
+  }
+
+  @Override
+  public Status runPreScorePlugins(CycleState state, Pod pod, List<NodeInfo> nodes) {
+    long start = System.nanoTime();
+    Status result = Status.SUCCESS;
+    for (PreScorePlugin pl : preScore) {
+      Status s = safely(() -> pl.preScore(state, pod, nodes), pl, "PreScore");
+      if (s.isSkip()) {
+        state.skipScorePlugins().add(pl.name());
+        continue;
+      }
+      if (!s.isSuccess()) {
+        result = wrapError(s, "running PreScore plugin \"" + pl.name() + "\"", pl.name());
+        break;
+      }
+    }
+    metrics.observe("PreScore", result.code().displayName(), profileName, System.nanoTime() - start);
+    return result;
+  }
+
+  @Override
+  public long[] runScorePlugins(CycleState state, Pod pod, List<NodeInfo> nodes) {
+    long start = System.nanoTime();
+    String code = "Error";
+    try {
+      List<ScorePlugin> active = new ArrayList<>(score.size());
+      List<Integer> weights = new ArrayList<>(score.size());
+      for (int i = 0; i < score.size(); i++) {
+        if (!state.skipScorePlugins().contains(score.get(i).name())) {
+          active.add(score.get(i));
+          weights.add(scoreWeights[i]);
+        }
+      }
+      int n = nodes.size();
+      long[][] perPlugin = new long[active.size()][n];
+      if (!active.isEmpty()) {
+        parallelizer.until(n, i -> {
+          NodeInfo node = nodes.get(i);
+          for (int p = 0; p < active.size(); p++) {
+            ScorePlugin pl = active.get(p);
+            try {
+              perPlugin[p][i] = pl.score(state, pod, node);
+            } catch (StatusException e) {
+              throw new StatusException(wrapError(e.status(), "running Score plugin \""
+                  + pl.name() + "\"", pl.name()));
+            } catch (RuntimeException e) {
+              throw new StatusException(errorOf(e, pl, "Score"));
+            }
+          }
+        });
+      }
+      long[] total = new long[n];
+      for (int p = 0; p < active.size(); p++) {
+        ScorePlugin pl = active.get(p);
+        Optional<ScorePlugin.ScoreExtensions> ext = pl.scoreExtensions();
+        if (ext.isPresent()) {
+          List<NodeScore> scores = new ArrayList<>(n);
+          for (int i = 0; i < n; i++) {
+            scores.add(new NodeScore(nodes.get(i).nodeName(), perPlugin[p][i]));
+          }
+          Status s = safely(() -> ext.get().normalizeScore(state, pod, scores), pl,
+              "NormalizeScore");
+          if (!s.isSuccess()) {
+            throw new StatusException(wrapError(s, "running Normalize on Score plugin \""
+                + pl.name() + "\"", pl.name()));
+          }
+          for (int i = 0; i < n; i++) {
+            perPlugin[p][i] = scores.get(i).score();
+          }
+        }
+        int weight = weights.get(p);
+        for (int i = 0; i < n; i++) {
+          long v = perPlugin[p][i];
+          if (v < ScorePlugin.MIN_NODE_SCORE || v > ScorePlugin.MAX_NODE_SCORE) {
+            throw new StatusException(Status.error("plugin \"" + pl.name()
+                + "\" returns an invalid score " + v + ", it should in the range of ["
+                + ScorePlugin.MIN_NODE_SCORE + ", " + ScorePlugin.MAX_NODE_SCORE
+                + "] after normalizing").withPlugin(pl.name()));
+          }
+          total[i] += v * weight;
+        }
+      }
+      code = "Success";
+      return total;
+    } finally {
+      metrics.observe("Score", code, profileName, System.nanoTime() - start);
+    }
+  }
+
+  @Override
+  public Status runReservePluginsReserve(CycleState state, Pod pod, String nodeName) {
+    long start = System.nanoTime();
+    Status result = Status.SUCCESS;
+    for (ReservePlugin pl : reserve) {
+      Status s = safely(() -> pl.reserve(state, pod, nodeName), pl, "Reserve");
+      if (!s.isSuccess()) {
+        result = s.isRejected() ? s.withPlugin(pl.name())
+            : wrapError(s, "running Reserve plugin \"" + pl.name() + "\"", pl.name());
+        break;
+      }
+    }
+    metrics.observe("Reserve", result.code().displayName(), profileName, System.nanoTime() - start);
+    return result;
+  }
+
+  @Override
+  public void runReservePluginsUnreserve(CycleState state, Pod pod, String nodeName) {
+    long start = System.nanoTime();
+    for (int i = reserve.size() - 1; i >= 0; i--) {
+      ReservePlugin pl = reserve.get(i);
+      try {
+        pl.unreserve(state, pod, nodeName);
+      } catch (RuntimeException e) {
+        org.slf4j.LoggerFactory.getLogger(FrameworkRuntime.class)
+            .error("Unreserve of plugin {} failed for pod {}", pl.name(), podKey(pod), e);
+      }
+    }
+    metrics.observe("Unreserve", "Success", profileName, System.nanoTime() - start);
+  }
+
+  @Override
+  public Status runPermitPlugins(CycleState state, Pod pod, String nodeName) {
+    long start = System.nanoTime();
+    Map<String, Duration> waitTimes = new LinkedHashMap<>();
+    Status result = Status.SUCCESS;
+    for (PermitPlugin pl : permit) {
+      PermitResult r;
+      try {
+        r = pl.permit(state, pod, nodeName);
+      } catch (RuntimeException e) {
+        r = PermitResult.of(errorOf(e, pl, "Permit"));
+      }
+      Status s = r.status();
+      if (s.isSuccess()) {
+        continue;
+      }
+      if (s.isRejected()) {
+        result = s.withPlugin(pl.name());
+        break;
+      }
+      if (s.isWait()) {
+        Duration timeout = r.timeout().compareTo(MAX_PERMIT_TIMEOUT) > 0 ? MAX_PERMIT_TIMEOUT
+            : r.timeout();
+        waitTimes.put(pl.name(), timeout);
+        continue;
+      }
+      result = wrapError(s, "running Permit plugin \"" + pl.name() + "\"", pl.name());
+      break;
+    }
+    if (result.isSuccess() && !waitTimes.isEmpty()) {
+      waitingPods.put(pod.getMetadata().getUid(), new DefaultWaitingPod(pod, waitTimes, timers));
+      result = Status.of(Code.WAIT, "one or more plugins asked to wait and no plugin rejected pod \""
+          + pod.getMetadata().getName() + "\"");
+    }
+    metrics.observe("Permit", result.code().displayName(), profileName, System.nanoTime() - start);
+    return result;
+  }
+
+  @Override
+  public Status waitOnPermit(Pod pod) throws InterruptedException {
+    DefaultWaitingPod wp = waitingPods.get(pod.getMetadata().getUid());
+    if (wp == null) {
+      return Status.SUCCESS;
+    }
+    try {
+      Status s = wp.outcome().get();
+      if (!s.isSuccess() && !s.isRejected()) {
+        return wrapError(s, "waiting on permit for pod " + podKey(pod), s.plugin());
+      }
+      return s;
+    } catch (ExecutionException e) {
+      return Status.asError(e.getCause());
+    } finally {
+      waitingPods.remove(pod.getMetadata().getUid(), wp);
+    }
+  }
+
+  @Override
+  public Status runPreBindPlugins(CycleState state, Pod pod, String nodeName) {
+    long start = System.nanoTime();
+    Status result = Status.SUCCESS;
+    for (PreBindPlugin pl : preBind) {
+      Status s = safely(() -> pl.preBind(state, pod, nodeName), pl, "PreBind");
+      if (!s.isSuccess()) {
+        result = s.isRejected() ? s.withPlugin(pl.name())
+            : wrapError(s, "running PreBind plugin \"" + pl.name() + "\"", pl.name());
+        break;
+      }
+    }
+    metrics.observe("PreBind", result.code().displayName(), profileName, System.nanoTime() - start);
+    return result;
+  }
+
+  @Override
+  public Status runBindPlugins(CycleState state, Pod pod, String nodeName) {
+    long start = System.nanoTime();
+    Status result = Status.skip();
+    for (BindPlugin pl : bind) {
+      Status s = safely(() -> pl.bind(state, pod, nodeName), pl, "Bind");
+      if (s.isSkip()) {
+        continue;
+      }
+      result = s.isSuccess() || s.isRejected() ? s.withPlugin(pl.name())
+          : wrapError(s, "binding rejected: running Bind plugin \"" + pl.name() + "\"", pl.name());
+      break;
+    }
+    metrics.observe("Bind", result.code().displayName(), profileName, System.nanoTime() - start);
+    return result;
+  }
+
+  @Override
+  public void runPostBindPlugins(CycleState state, Pod pod, String nodeName) {
+    long start = System.nanoTime();
+    for (PostBindPlugin pl : postBind) {
+      try {
+        pl.postBind(state, pod, nodeName);
+      } catch (RuntimeException e) {
+        org.slf4j.LoggerFactory.getLogger(FrameworkRuntime.class)
+            .error("PostBind of plugin {} failed for pod {}", pl.name(), podKey(pod), e);
+      }
+    }
+    metrics.observe("PostBind", "Success", profileName, System.nanoTime() - start);
+  }
+
+  @Override
+  public OptionalInt percentageOfNodesToScore() {
+    return percentageOfNodesToScore;
+  }
+
+  @Override
+  public Map<String, List<String>> listPlugins() {
+    return listing;
+  }
+
+  /** The plugin instance by name, for tests and the debug endpoint. */
+  public Optional<Plugin> plugin(String name) {
+    return Optional.ofNullable(plugins.get(name));
+  }
+
+  private static Status safely(Supplier<Status> call, Plugin pl, String point) {
+    try {
+      Status s = call.get();
+      return s == null ? Status.SUCCESS : s;
+    } catch (StatusException e) {
+      return e.status();
+    } catch (RuntimeException e) {
+      return errorOf(e, pl, point);
+    }
+  }
+
+  private static Status errorOf(RuntimeException e, Plugin pl, String point) {
+    if (e instanceof StatusException se) {
+      return se.status();
+    }
+    return Status.asError(new IllegalStateException(point + " of plugin " + pl.name()
+        + " failed: " + e, e)).withPlugin(pl.name());
+  }
+
+  private static Status wrapError(Status s, String context, String plugin) {
+    if (s.code() != Code.ERROR) {
+      // a code this point does not accept (e.g. Wait from PreBind) is an error too
+      return Status.error(context + ": " + s).withPlugin(plugin);
+    }
+    return Status.error(context + ": " + s.message()).withPlugin(plugin);
+  }
+
+  private static String podKey(Pod pod) {
+    return pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName();
+  }
+}

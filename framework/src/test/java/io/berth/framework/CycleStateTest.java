@@ -1,0 +1,60 @@
+package io.berth.framework;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+class CycleStateTest {
+  /** Mutable data whose copy must be independent. */
+  static final class Counter implements StateData {
+    final AtomicInteger value;
+
+    Counter(int v) {
+      value = new AtomicInteger(v);
+    }
+
+    @Override
+    public StateData copy() {
+      return new Counter(value.get());
+    }
+  }
+
+  @Test
+  void copyIsIndependentOfTheOriginal() {
+    CycleState state = new CycleState();
+    state.write("c", new Counter(1));
+    state.skipFilterPlugins().add("X");
+    CycleState copy = state.copy();
+    state.readOrFail("c", Counter.class).value.set(5);
+    state.skipFilterPlugins().add("Y");
+    assertThat(copy.readOrFail("c", Counter.class).value.get()).isEqualTo(1);
+    assertThat(copy.skipFilterPlugins()).containsExactly("X");
+    assertThat(copy.read("missing", Counter.class)).isEmpty();
+  }
+
+  @Test
+  void concurrentReadersAndWritersSeeConsistentEntries() throws Exception {
+    CycleState state = new CycleState();
+    Thread[] threads = new Thread[8];
+    for (int t = 0; t < threads.length; t++) {
+      int id = t;
+      threads[t] = new Thread(() -> {
+        for (int i = 0; i < 500; i++) {
+          state.write("k" + id + "-" + i, new Counter(i));
+          assertThat(state.readOrFail("k" + id + "-" + i, Counter.class).value.get()).isEqualTo(i);
+          if (i % 100 == 0) {
+            state.copy();
+          }
+        }
+      });
+      threads[t].start();
+    }
+    for (Thread t : threads) {
+      t.join();
+    }
+    for (int t = 0; t < threads.length; t++) {
+      assertThat(state.read("k" + t + "-499", Counter.class)).isPresent();
+    }
+  }
+}

@@ -1,0 +1,70 @@
+package io.berth.framework;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.ContainerBuilder;
+import io.fabric8.kubernetes.api.model.ContainerPortBuilder;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import org.junit.jupiter.api.Test;
+
+class NodeInfoTest {
+  static Node node(String name, String cpu, String memory) {
+    return new NodeBuilder().withNewMetadata().withName(name).endMetadata().withNewStatus()
+        .addToAllocatable("cpu", new Quantity(cpu)).addToAllocatable("memory", new Quantity(memory))
+        .addToAllocatable("pods", new Quantity("110")).endStatus().build();
+  }
+
+  static Pod pod(String name, String cpu, int hostPort) {
+    var c = new ContainerBuilder().withName("c").withNewResources()
+        .addToRequests("cpu", new Quantity(cpu)).endResources();
+    if (hostPort > 0) {
+      c.withPorts(new ContainerPortBuilder().withContainerPort(80).withHostPort(hostPort).build());
+    }
+    return new PodBuilder().withNewMetadata().withName(name).withNamespace("ns").withUid("uid-" + name)
+        .endMetadata().withNewSpec().withContainers(c.build()).endSpec().build();
+  }
+
+  @Test
+  void addAndRemoveKeepSumsPortsAndGenerations() {
+    NodeInfo info = NodeInfo.of(node("n1", "4", "8Gi"));
+    assertThat(info.allocatable().milliCpu()).isEqualTo(4000);
+    assertThat(info.allocatable().allowedPodNumber()).isEqualTo(110);
+    long g0 = info.generation();
+    info.addPod(PodInfo.of(pod("a", "500m", 8080)));
+    info.addPod(PodInfo.of(pod("b", "250m", 0)));
+    assertThat(info.generation()).isGreaterThan(g0);
+    assertThat(info.requested().milliCpu()).isEqualTo(750);
+    assertThat(info.usedPorts().conflicts("", "TCP", 8080)).isTrue();
+    assertThat(info.removePod(pod("a", "500m", 8080))).isTrue();
+    assertThat(info.requested().milliCpu()).isEqualTo(250);
+    assertThat(info.usedPorts().conflicts("10.0.0.1", "TCP", 8080)).isFalse();
+    assertThat(info.removePod(pod("zzz", "1", 0))).isFalse();
+    assertThat(info.nonZeroRequested().memory()).isEqualTo(PodRequests.DEFAULT_MEMORY_REQUEST);
+  }
+
+  @Test
+  void snapshotIsIndependentAndKeepsTheGeneration() {
+    NodeInfo info = NodeInfo.of(node("n1", "4", "8Gi"), pod("a", "1", 0));
+    NodeInfo copy = info.snapshot();
+    assertThat(copy.generation()).isEqualTo(info.generation());
+    info.addPod(PodInfo.of(pod("b", "1", 0)));
+    assertThat(copy.pods()).hasSize(1);
+    assertThat(copy.requested().milliCpu()).isEqualTo(1000);
+    assertThat(info.requested().milliCpu()).isEqualTo(2000);
+  }
+
+  @Test
+  void hostPortConflictsFollowTheBindAllRule() {
+    HostPortInfo ports = new HostPortInfo();
+    ports.add("127.0.0.1", "TCP", 80);
+    assertThat(ports.conflicts("0.0.0.0", "TCP", 80)).isTrue();
+    assertThat(ports.conflicts("127.0.0.2", "TCP", 80)).isFalse();
+    assertThat(ports.conflicts("127.0.0.1", "UDP", 80)).isFalse();
+    ports.add("", "", 443);
+    assertThat(ports.conflicts("10.1.1.1", "TCP", 443)).isTrue();
+  }
+}

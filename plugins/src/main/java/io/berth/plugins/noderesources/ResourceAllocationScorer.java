@@ -1,0 +1,104 @@
+package io.berth.plugins.noderesources;
+
+import io.berth.framework.NodeInfo;
+import io.berth.framework.Resource;
+import io.berth.framework.Status;
+import io.berth.framework.StatusException;
+import io.berth.plugins.noderesources.ResourceScorers.ResourceScorer;
+import java.util.List;
+
+/**
+ * What NodeResourcesFit's scoring strategies and NodeResourcesBalancedAllocation share (upstream's
+ * resource_allocation.go): for each configured resource, the node's allocatable amount and what
+ * would be requested on it with the pod, handed to a {@link ResourceScorer}. With
+ * {@code useRequested} false, cpu and memory count non-zero requests (a container without a
+ * request counts 100m / 200Mi) on both the node and the pod; otherwise plain requests. An extended
+ * resource the pod does not request, or one the node lacks, is left out. Immutable and
+ * thread-safe; the NodeInfo is only read.
+ */
+final class ResourceAllocationScorer {
+  // immutable after construction: Score threads share it
+  private final List<ResourceSpec> resources;
+  private final boolean[] scalar;
+  private final boolean useRequested;
+  private final ResourceScorer scorer;
+
+  ResourceAllocationScorer(List<ResourceSpec> resources, boolean useRequested,
+      ResourceScorer scorer) {
+    this.resources = List.copyOf(resources);
+    this.scalar = new boolean[resources.size()];
+    for (int i = 0; i < scalar.length; i++) {
+      scalar[i] = ResourceNames.isScalar(resources.get(i).name());
+    }
+    this.useRequested = useRequested;
+    this.scorer = scorer;
+  }
+
+  /** The pod's request of each configured resource, in configuration order. */
+  long[] podRequests(Resource plainRequests, Resource nonZeroRequests) {
+    Resource pod = useRequested ? plainRequests : nonZeroRequests;
+    long[] out = new long[resources.size()];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = amount(pod, resources.get(i).name());
+    }
+    return out;
+  }
+
+  /** Scores {@code nodeInfo} for a pod requesting {@code podRequests}; throws on no resources. */
+  long score(NodeInfo nodeInfo, long[] podRequests) {
+    if (resources.isEmpty()) {
+      throw new StatusException(Status.error("resources not found"));
+    }
+    Resource allocatable = nodeInfo.allocatable();
+    Resource requested = nodeInfo.requested();
+    Resource cpuMemoryRequested = useRequested ? requested : nodeInfo.nonZeroRequested();
+    long[] requestedOut = new long[resources.size()];
+    long[] allocatableOut = new long[resources.size()];
+    for (int i = 0; i < resources.size(); i++) {
+      String name = resources.get(i).name();
+      long podRequest = podRequests[i];
+      if (podRequest == 0 && scalar[i]) {
+        continue; // an extended resource the pod does not want does not rank nodes
+      }
+      long alloc;
+      long req;
+      switch (name) {
+        case Resource.CPU -> {
+          alloc = allocatable.milliCpu();
+          req = cpuMemoryRequested.milliCpu() + podRequest;
+        }
+        case Resource.MEMORY -> {
+          alloc = allocatable.memory();
+          req = cpuMemoryRequested.memory() + podRequest;
+        }
+        case Resource.EPHEMERAL_STORAGE -> {
+          alloc = allocatable.ephemeralStorage();
+          req = requested.ephemeralStorage() + podRequest;
+        }
+        default -> {
+          if (!scalar[i] || !allocatable.scalarResources().containsKey(name)) {
+            continue;
+          }
+          alloc = allocatable.scalar(name);
+          req = requested.scalar(name) + podRequest;
+        }
+      }
+      if (alloc == 0) {
+        continue;
+      }
+      allocatableOut[i] = alloc;
+      requestedOut[i] = req;
+    }
+    return scorer.score(requestedOut, allocatableOut);
+  }
+
+  /** A resource's amount by name; "pods" and other non-tracked names count 0. */
+  static long amount(Resource r, String name) {
+    return switch (name) {
+      case Resource.CPU -> r.milliCpu();
+      case Resource.MEMORY -> r.memory();
+      case Resource.EPHEMERAL_STORAGE -> r.ephemeralStorage();
+      default -> r.scalar(name);
+    };
+  }
+}

@@ -1,0 +1,95 @@
+package io.berth.plugins.noderesources;
+
+import io.berth.framework.Quantities;
+import io.berth.framework.Resource;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Quantity;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * The fit check of NodeResourcesFit (upstream's {@code fitsRequest}): the pod count, then cpu,
+ * memory and ephemeral storage, then scalar resources in name order, each compared with what is
+ * left of the node's allocatable. A resource the pod does not request (amount 0) is not checked;
+ * an extended resource named in {@code ignoredResources}, or whose domain is in
+ * {@code ignoredResourceGroups}, is skipped. Which scalars to check depends only on the pod and
+ * the arguments, so it is computed once per cycle ({@link #scalarsToCheck}). Stateless; the
+ * arguments are only read.
+ */
+final class ResourceFit {
+  static final String TOO_MANY_PODS = "Too many pods";
+  static final String INSUFFICIENT_PREFIX = "Insufficient ";
+
+  private ResourceFit() {}
+
+  /**
+   * The scalar resources of {@code podRequest} the fit check looks at, sorted by name (so that
+   * several insufficient scalars are reported in a stable order): requested (non-zero), tracked
+   * by the scheduler, and not ignored.
+   */
+  static List<String> scalarsToCheck(Resource podRequest, Set<String> ignoredResources,
+      Set<String> ignoredResourceGroups) {
+    List<String> out = new ArrayList<>();
+    for (Map.Entry<String, Long> e : new TreeMap<>(podRequest.scalarResources()).entrySet()) {
+      String name = e.getKey();
+      if (e.getValue() == 0 || !ResourceNames.isScalar(name)) {
+        continue;
+      }
+      if (ResourceNames.isExtended(name) && (ignoredResources.contains(name)
+          || ignoredResourceGroups.contains(ResourceNames.group(name)))) {
+        continue;
+      }
+      out.add(name);
+    }
+    return List.copyOf(out);
+  }
+
+  /**
+   * Every resource the node lacks for {@code podRequest}, given the {@code podCount} pods and
+   * their {@code nodeRequested} sum already there; empty when the pod fits. Of the scalar
+   * resources only {@code scalars} (from {@link #scalarsToCheck}) are checked.
+   */
+  static List<InsufficientResource> insufficient(Resource podRequest, List<String> scalars,
+      int podCount, Resource nodeRequested, Resource allocatable) {
+    List<InsufficientResource> out = new ArrayList<>(4);
+    long allowedPods = allocatable.allowedPodNumber();
+    if (podCount + 1L > allowedPods) {
+      out.add(new InsufficientResource(Resource.PODS, TOO_MANY_PODS, 1, podCount, allowedPods));
+    }
+    check(out, Resource.CPU, podRequest.milliCpu(), nodeRequested.milliCpu(),
+        allocatable.milliCpu());
+    check(out, Resource.MEMORY, podRequest.memory(), nodeRequested.memory(),
+        allocatable.memory());
+    check(out, Resource.EPHEMERAL_STORAGE, podRequest.ephemeralStorage(),
+        nodeRequested.ephemeralStorage(), allocatable.ephemeralStorage());
+    for (String name : scalars) {
+      check(out, name, podRequest.scalar(name), nodeRequested.scalar(name),
+          allocatable.scalar(name));
+    }
+    return out;
+  }
+
+  private static void check(List<InsufficientResource> out, String name, long request, long used,
+      long capacity) {
+    if (request > 0 && request > capacity - used) {
+      out.add(new InsufficientResource(name, INSUFFICIENT_PREFIX + name, request, used, capacity));
+    }
+  }
+
+  /** The node's allocatable resources; throws naming the field on a malformed quantity. */
+  static Resource allocatableOf(Node node) {
+    Resource allocatable = new Resource();
+    if (node.getStatus() == null || node.getStatus().getAllocatable() == null) {
+      return allocatable;
+    }
+    String nodeName = node.getMetadata() == null ? "" : node.getMetadata().getName();
+    for (Map.Entry<String, Quantity> e : node.getStatus().getAllocatable().entrySet()) {
+      String field = "node " + nodeName + ": status.allocatable." + e.getKey();
+      allocatable.set(e.getKey(), Quantities.forResource(e.getKey(), e.getValue(), field));
+    }
+    return allocatable;
+  }
+}

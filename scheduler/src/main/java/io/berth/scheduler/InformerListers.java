@@ -1,0 +1,68 @@
+package io.berth.scheduler;
+
+import io.berth.framework.ObjectLister;
+import io.berth.framework.runtime.ListerProvider;
+import io.berth.informer.Lister;
+import io.berth.informer.SharedInformerFactory;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Gives plugins listers over the daemon's shared informer factory (the informer is created on
+ * first request, so plugin factories must ask before the factory starts). Thread-safe.
+ */
+final class InformerListers implements ListerProvider {
+  private final SharedInformerFactory informers;
+
+  InformerListers(SharedInformerFactory informers) {
+    this.informers = informers;
+  }
+
+  @Override
+  public <T extends HasMetadata> ObjectLister<T> lister(Class<T> type) {
+    Lister<T> lister = informers.lister(type);
+    return new ObjectLister<>() {
+      @Override
+      public List<T> list() {
+        return lister.list();
+      }
+
+      @Override
+      public List<T> list(String namespace) {
+        return lister.list(namespace);
+      }
+
+      @Override
+      public Optional<T> get(String namespace, String name) {
+        return namespace == null || namespace.isEmpty() ? lister.get(name)
+            : lister.get(namespace, name);
+      }
+    };
+  }
+
+  /** Listers that hold nothing: for validating a configuration without a cluster. */
+  static ListerProvider empty() {
+    return new ListerProvider() {
+      @Override
+      public <T extends HasMetadata> ObjectLister<T> lister(Class<T> type) {
+        return new ObjectLister<>() {
+          @Override
+          public List<T> list() {
+            return List.of();
+          }
+
+          @Override
+          public List<T> list(String namespace) {
+            return List.of();
+          }
+
+          @Override
+          public Optional<T> get(String namespace, String name) {
+            return Optional.empty();
+          }
+        };
+      }
+    };
+  }
+}

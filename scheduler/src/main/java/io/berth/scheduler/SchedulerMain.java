@@ -1,0 +1,149 @@
+package io.berth.scheduler;
+
+import io.berth.component.ClientSettings;
+import io.berth.component.ConfigurationException;
+import io.berth.component.Daemon;
+import io.berth.component.DaemonCommandLine;
+import io.berth.component.DaemonOptions;
+import io.berth.component.DaemonSettings;
+import io.berth.component.Exiter;
+import io.berth.component.LeaderElectionSettings;
+import io.berth.component.Logging;
+import io.berth.framework.runtime.Registry;
+import io.berth.plugins.InTreeRegistry;
+import io.berth.scheduler.config.SchedulerConfigException;
+import io.berth.scheduler.config.SchedulerConfigLoader;
+import io.berth.scheduler.config.SchedulerConfiguration;
+import java.nio.file.Path;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code java -jar berth-scheduler.jar [--kubeconfig FILE] [--config FILE] [--scheduler-name NAME]
+ * [--leader-elect=BOOL] [--port N]}: loads the {@code KubeSchedulerConfiguration} (defaults
+ * without {@code --config}), checks that every profile builds, and runs the scheduler daemon.
+ * Flags given on the command line win over the file's {@code leaderElection} and
+ * {@code clientConnection}. Exit statuses: 0 after SIGTERM, 1 on failure or lost leadership, 2 for
+ * an unknown flag or an invalid configuration (the message names the field). Confined to the main
+ * thread.
+ */
+@Command(name = "berth-scheduler", sortOptions = true,
+    description = "Schedules pods onto nodes, as kube-scheduler does, against a Kubernetes API server.")
+public final class SchedulerMain implements Callable<Integer> {
+  /** The component name: logs, User-Agent, default Lease name. */
+  public static final String NAME = "berth-scheduler";
+  /** kube-scheduler's secure port, used here for the plain HTTP endpoint. */
+  public static final int DEFAULT_PORT = 10259;
+
+  @Mixin
+  private final DaemonOptions daemonOptions = new DaemonOptions(DEFAULT_PORT, NAME);
+
+  @Option(names = "--config", paramLabel = "FILE",
+      description = "A kubescheduler.config.k8s.io/v1 KubeSchedulerConfiguration file.")
+  private Path config;
+
+  @Option(names = "--scheduler-name", paramLabel = "NAME",
+      description = "Sets the first profile's schedulerName. Default: default-scheduler.")
+  private String schedulerName;
+
+  @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
+  private boolean help;
+
+  @Spec
+  private CommandSpec spec;
+
+  private final Exiter exiter;
+  private final boolean installShutdownHook;
+  private volatile Daemon daemon;
+
+  SchedulerMain(Exiter exiter, boolean installShutdownHook) {
+    this.exiter = exiter;
+    this.installShutdownHook = installShutdownHook;
+  }
+
+  public static void main(String[] args) {
+    Logging.bridgeJulToSlf4j();
+    int status = commandLine(Exiter.SYSTEM, true).execute(args);
+    // reached for usage errors and --help; a daemon that ran has already exited through the exiter
+    Exiter.SYSTEM.exit(status);
+  }
+
+  /** The command line, for tests that run the daemon in-process. */
+  static CommandLine commandLine(Exiter exiter, boolean installShutdownHook) {
+    return DaemonCommandLine.create(new SchedulerMain(exiter, installShutdownHook));
+  }
+
+  /** The registry: in-tree plugins plus out-of-tree ones found with ServiceLoader. */
+  static Registry registry() {
+    return InTreeRegistry.create().loadOutOfTree(SchedulerMain.class.getClassLoader());
+  }
+
+  /** Loads, names and validates the configuration; throws ConfigurationException (exit 2). */
+  SchedulerConfiguration configuration(Registry registry) {
+    SchedulerConfiguration cfg;
+    try {
+      cfg = config == null ? SchedulerConfigLoader.defaults(registry)
+          : SchedulerConfigLoader.load(config, registry);
+      if (schedulerName != null) {
+        cfg = cfg.withSchedulerName(schedulerName);
+      }
+    } catch (SchedulerConfigException e) {
+      throw new ConfigurationException("--config", e.getMessage(), e);
+    }
+    try {
+      SchedulerAssembly.validate(cfg, registry);
+    } catch (IllegalArgumentException e) {
+      throw new ConfigurationException("--config", (config == null ? "" : config + ": ")
+          + e.getMessage(), e);
+    }
+    return cfg;
+  }
+
+  /** The daemon settings: flags given explicitly win over the configuration file. */
+  DaemonSettings settings(SchedulerConfiguration cfg) {
+    DaemonSettings flags = daemonOptions.settings(NAME);
+    CommandLine.ParseResult parsed = spec.commandLine().getParseResult();
+    SchedulerConfiguration.LeaderElection le = cfg.leaderElection();
+    LeaderElectionSettings fromFlags = flags.leaderElection();
+    LeaderElectionSettings election = new LeaderElectionSettings(
+        pick(parsed, DaemonOptions.LEADER_ELECT, fromFlags.enabled(), le.leaderElect()),
+        pick(parsed, DaemonOptions.LEASE_DURATION, fromFlags.leaseDuration(), le.leaseDuration()),
+        pick(parsed, DaemonOptions.RENEW_DEADLINE, fromFlags.renewDeadline(), le.renewDeadline()),
+        pick(parsed, DaemonOptions.RETRY_PERIOD, fromFlags.retryPeriod(), le.retryPeriod()),
+        pick(parsed, DaemonOptions.RESOURCE_NAMESPACE, fromFlags.resourceNamespace(),
+            le.resourceNamespace()),
+        pick(parsed, DaemonOptions.RESOURCE_NAME, fromFlags.resourceName(), le.resourceName()));
+    SchedulerConfiguration.ClientConnection cc = cfg.clientConnection();
+    Optional<Path> kubeconfig = flags.client().kubeconfig().isPresent() ? flags.client().kubeconfig()
+        : cc.kubeconfig().filter(s -> !s.isEmpty()).map(Path::of);
+    ClientSettings client = new ClientSettings(kubeconfig,
+        pick(parsed, DaemonOptions.KUBE_API_QPS, flags.client().qps(), cc.qps()),
+        pick(parsed, DaemonOptions.KUBE_API_BURST, flags.client().burst(), cc.burst()), NAME);
+    return new DaemonSettings(NAME, flags.port(), client, election).validate();
+  }
+
+  private static <T> T pick(CommandLine.ParseResult parsed, String flag, T fromFlag, T fromFile) {
+    return parsed != null && parsed.hasMatchedOption(flag) ? fromFlag : fromFile;
+  }
+
+  @Override
+  public Integer call() throws InterruptedException {
+    Registry registry = registry();
+    SchedulerConfiguration cfg = configuration(registry);
+    DaemonSettings settings = settings(cfg);
+    daemon = Daemon.builder(settings, new SchedulerWorkload(cfg, registry)).exiter(exiter)
+        .installShutdownHook(installShutdownHook).build();
+    return daemon.run();
+  }
+
+  /** The running daemon, for in-process tests. */
+  Optional<Daemon> daemon() {
+    return Optional.ofNullable(daemon);
+  }
+}

@@ -1,0 +1,92 @@
+package io.berth.scheduler;
+
+import io.berth.framework.runtime.ExtensionPointMetrics;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+/**
+ * kube-scheduler's metrics, with upstream names and labels as Prometheus exposes them:
+ * {@code scheduler_schedule_attempts_total{result,profile}},
+ * {@code scheduler_scheduling_attempt_duration_seconds{result,profile}},
+ * {@code scheduler_pending_pods{queue}},
+ * {@code scheduler_framework_extension_point_duration_seconds{extension_point,status,profile}},
+ * {@code scheduler_pod_scheduling_sli_duration_seconds{attempts}},
+ * {@code scheduler_pod_scheduling_attempts}. Thread-safe (Micrometer meters are).
+ */
+public final class SchedulerMetrics implements ExtensionPointMetrics {
+  public static final String SCHEDULED = "scheduled";
+  public static final String UNSCHEDULABLE = "unschedulable";
+  public static final String ERROR = "error";
+
+  private static final Duration[] ATTEMPT_BUCKETS = buckets(0.001, 2, 15);
+  private static final Duration[] EXTENSION_BUCKETS = buckets(0.0001, 2, 12);
+  private static final Duration[] SLI_BUCKETS = buckets(0.01, 2, 20);
+
+  private final MeterRegistry registry;
+
+  public SchedulerMetrics(MeterRegistry registry) {
+    this.registry = registry;
+  }
+
+  /** Registers {@code scheduler_pending_pods{queue}} gauges read from the queue. */
+  public void registerPendingPods(String queue, Supplier<Number> size) {
+    Gauge.builder("scheduler.pending.pods", size, s -> s.get().doubleValue())
+        .description("Number of pending pods, by the queue type.")
+        .tag("queue", queue).register(registry);
+  }
+
+  /** One scheduling attempt ended with {@code result} after {@code nanos}. */
+  public void attempt(String result, String profile, long nanos) {
+    Counter.builder("scheduler.schedule.attempts")
+        .description("Number of attempts to schedule pods, by the result.")
+        .tags("result", result, "profile", profile).register(registry).increment();
+    Timer.builder("scheduler.scheduling.attempt.duration")
+        .description("Scheduling attempt latency in seconds (scheduling algorithm + binding)")
+        .tags("result", result, "profile", profile).serviceLevelObjectives(ATTEMPT_BUCKETS)
+        .register(registry).record(nanos, TimeUnit.NANOSECONDS);
+  }
+
+  /** A pod was scheduled after {@code attempts} attempts, {@code sinceFirstAttempt} after its first. */
+  public void podScheduled(int attempts, Duration sinceFirstAttempt) {
+    DistributionSummary.builder("scheduler.pod.scheduling.attempts")
+        .description("Number of attempts to successfully schedule a pod.")
+        .serviceLevelObjectives(1, 2, 4, 8, 16).register(registry).record(attempts);
+    Timer.builder("scheduler.pod.scheduling.sli.duration")
+        .description("E2e latency for a pod being scheduled, from the time the pod enters the"
+            + " scheduling queue and might involve multiple scheduling attempts.")
+        .tag("attempts", String.valueOf(Math.min(attempts, 15)))
+        .serviceLevelObjectives(SLI_BUCKETS).register(registry).record(sinceFirstAttempt);
+  }
+
+  @Override
+  public void observe(String point, String status, String profile, long nanos) {
+    Timer.builder("scheduler.framework.extension.point.duration")
+        .description("Latency for running all plugins of a specific extension point.")
+        .tags("extension_point", point, "status", status, "profile", profile)
+        .serviceLevelObjectives(EXTENSION_BUCKETS).register(registry)
+        .record(nanos, TimeUnit.NANOSECONDS);
+  }
+
+  /** A pod entered a queue because of an event: {@code scheduler_queue_incoming_pods_total}. */
+  public void incomingPod(String queue, String event) {
+    Counter.builder("scheduler.queue.incoming.pods")
+        .description("Number of pods added to scheduling queues by event and queue type.")
+        .tags("queue", queue, "event", event).register(registry).increment();
+  }
+
+  private static Duration[] buckets(double startSeconds, double factor, int count) {
+    Duration[] out = new Duration[count];
+    double v = startSeconds;
+    for (int i = 0; i < count; i++) {
+      out[i] = Duration.ofNanos((long) (v * 1e9));
+      v *= factor;
+    }
+    return out;
+  }
+}

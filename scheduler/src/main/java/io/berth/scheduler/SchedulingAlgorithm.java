@@ -1,0 +1,242 @@
+package io.berth.scheduler;
+
+import io.berth.framework.Code;
+import io.berth.framework.CycleState;
+import io.berth.framework.Framework;
+import io.berth.framework.NodeInfo;
+import io.berth.framework.NodeInfoLister;
+import io.berth.framework.PreFilterResult;
+import io.berth.framework.Status;
+import io.berth.framework.StatusException;
+import io.fabric8.kubernetes.api.model.Pod;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.random.RandomGenerator;
+
+/**
+ * Finds the node for one pod, as kube-scheduler's {@code schedulePod}: PreFilter; the nominated
+ * node first if the pod has one; Filter in parallel over the nodes starting where the previous
+ * cycle stopped, stopping once enough feasible nodes are found (percentageOfNodesToScore); then
+ * PreScore, Score and a uniformly random choice among the highest scores (reservoir sampling).
+ * Not thread-safe: confined to the scheduling thread (its own fan-out goes through the profile's
+ * parallelizer).
+ */
+public final class SchedulingAlgorithm {
+  /** Below this many nodes every node is evaluated. */
+  static final int MIN_FEASIBLE_NODES_TO_FIND = 100;
+  /** The adaptive percentage never goes below this. */
+  static final int MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND = 5;
+
+  /** Thrown when the cluster has no nodes at all. */
+  public static final class NoNodesAvailableException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    NoNodesAvailableException() {
+      super("no nodes available to schedule pods", null, false, false);
+    }
+  }
+
+  private final int percentageOfNodesToScore;
+  private final RandomGenerator random;
+  // confined to the scheduling thread
+  private int nextStartNodeIndex;
+
+  /** {@code percentageOfNodesToScore} 0 means adaptive. */
+  public SchedulingAlgorithm(int percentageOfNodesToScore, RandomGenerator random) {
+    this.percentageOfNodesToScore = percentageOfNodesToScore;
+    this.random = random;
+  }
+
+  /**
+   * Picks a node for {@code pod}. Throws {@link FitError} when no node fits,
+   * {@link NoNodesAvailableException} when there are no nodes and {@link StatusException} on a
+   * plugin error.
+   */
+  public ScheduleResult schedulePod(Framework fw, CycleState state, Pod pod, NodeInfoLister snapshot) {
+    List<NodeInfo> allNodes = snapshot.list();
+    if (allNodes.isEmpty()) {
+      throw new NoNodesAvailableException();
+    }
+    Diagnosis diagnosis = new Diagnosis();
+    List<NodeInfo> feasible = findNodesThatFitPod(fw, state, pod, snapshot, allNodes, diagnosis);
+    if (feasible.isEmpty()) {
+      throw new FitError(pod, allNodes.size(), diagnosis);
+    }
+    int evaluated = feasible.size() + diagnosis.nodeToStatus().size();
+    if (feasible.size() == 1) {
+      return new ScheduleResult(feasible.get(0).nodeName(), evaluated, 1);
+    }
+    long[] scores = prioritizeNodes(fw, state, pod, feasible);
+    return new ScheduleResult(selectHost(feasible, scores), evaluated, feasible.size());
+  }
+
+  List<NodeInfo> findNodesThatFitPod(Framework fw, CycleState state, Pod pod,
+      NodeInfoLister snapshot, List<NodeInfo> allNodes, Diagnosis diagnosis) {
+    PreFilterResult pre = fw.runPreFilterPlugins(state, pod, allNodes);
+    Status s = pre.status();
+    if (!s.isSuccess()) {
+      if (!s.isRejected()) {
+        throw new StatusException(s);
+      }
+      // every node shares PreFilter's verdict, so preemption sees it for each of them
+      diagnosis.nodeToStatus().setAbsentNodesStatus(s);
+      diagnosis.setPreFilterMsg(s.message());
+      diagnosis.addPluginStatus(s);
+      return List.of();
+    }
+    String nominated = pod.getStatus() == null ? null : pod.getStatus().getNominatedNodeName();
+    if (nominated != null && !nominated.isEmpty()) {
+      Optional<NodeInfo> node = snapshot.get(nominated);
+      if (node.isPresent() && node.get().node().isPresent()) {
+        List<NodeInfo> ok = findNodesThatPassFilters(fw, state, pod, diagnosis, List.of(node.get()),
+            false);
+        if (!ok.isEmpty()) {
+          return ok;
+        }
+      }
+    }
+    List<NodeInfo> nodes = allNodes;
+    if (!pre.allNodes()) {
+      nodes = new ArrayList<>(pre.nodeNames().get().size());
+      for (String name : pre.nodeNames().get()) {
+        snapshot.get(name).filter(n -> n.node().isPresent()).ifPresent(nodes::add);
+      }
+      diagnosis.nodeToStatus().setAbsentNodesStatus(Status.unresolvable(
+          "node(s) didn't satisfy plugin(s) " + new java.util.TreeSet<>(state.preFilterNodePlugins())));
+    }
+    return findNodesThatPassFilters(fw, state, pod, diagnosis, nodes, true);
+  }
+
+  private List<NodeInfo> findNodesThatPassFilters(Framework fw, CycleState state, Pod pod,
+      Diagnosis diagnosis, List<NodeInfo> nodes, boolean advanceStart) {
+    int numAll = nodes.size();
+    if (numAll == 0) {
+      return List.of();
+    }
+    int numToFind = numFeasibleNodesToFind(fw.percentageOfNodesToScore().orElse(
+        percentageOfNodesToScore), numAll);
+    int start = advanceStart ? nextStartNodeIndex % numAll : 0;
+    if (!fw.hasFilterPlugins()) {
+      List<NodeInfo> out = new ArrayList<>(numToFind);
+      for (int i = 0; i < numToFind; i++) {
+        out.add(nodes.get((start + i) % numAll));
+      }
+      if (advanceStart) {
+        nextStartNodeIndex = (start + numToFind) % numAll;
+      }
+      return out;
+    }
+    NodeInfo[] feasible = new NodeInfo[numToFind];
+    Status[] rejected = new Status[numAll];
+    AtomicInteger found = new AtomicInteger();
+    AtomicBoolean enough = new AtomicBoolean();
+    AtomicReference<Status> error = new AtomicReference<>();
+    fw.parallelizer().until(numAll, i -> {
+      NodeInfo node = nodes.get((start + i) % numAll);
+      Status st = fw.runFilterPluginsWithNominatedPods(state, pod, node);
+      if (st.code() == Code.ERROR) {
+        error.compareAndSet(null, st);
+        return;
+      }
+      if (st.isSuccess()) {
+        int n = found.incrementAndGet();
+        if (n > numToFind) {
+          enough.set(true);
+          found.decrementAndGet();
+        } else {
+          feasible[n - 1] = node;
+          if (n == numToFind) {
+            enough.set(true);
+          }
+        }
+      } else {
+        rejected[i] = st;
+      }
+    }, () -> enough.get() || error.get() != null);
+    if (error.get() != null) {
+      throw new StatusException(error.get());
+    }
+    int processed = 0;
+    for (int i = 0; i < numAll; i++) {
+      if (rejected[i] != null) {
+        NodeInfo node = nodes.get((start + i) % numAll);
+        diagnosis.nodeToStatus().set(node.nodeName(), rejected[i]);
+        diagnosis.addPluginStatus(rejected[i]);
+        processed++;
+      }
+    }
+    int count = found.get();
+    processed += count;
+    if (advanceStart) {
+      nextStartNodeIndex = (start + processed) % numAll;
+    }
+    List<NodeInfo> out = new ArrayList<>(count);
+    for (int i = 0; i < count; i++) {
+      out.add(feasible[i]);
+    }
+    return out;
+  }
+
+  /**
+   * How many feasible nodes to look for among {@code numAllNodes}: all below 100 nodes; else
+   * {@code percentage} of them (adaptive {@code 50 - n/125}, at least 5%, when 0), at least 100.
+   */
+  static int numFeasibleNodesToFind(int percentage, int numAllNodes) {
+    if (numAllNodes < MIN_FEASIBLE_NODES_TO_FIND) {
+      return numAllNodes;
+    }
+    int p = percentage;
+    if (p <= 0) {
+      p = 50 - numAllNodes / 125;
+      if (p < MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND) {
+        p = MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND;
+      }
+    }
+    if (p >= 100) {
+      return numAllNodes;
+    }
+    int n = (int) ((long) numAllNodes * p / 100);
+    return Math.max(n, MIN_FEASIBLE_NODES_TO_FIND);
+  }
+
+  private long[] prioritizeNodes(Framework fw, CycleState state, Pod pod, List<NodeInfo> nodes) {
+    if (!fw.hasScorePlugins()) {
+      long[] ones = new long[nodes.size()];
+      java.util.Arrays.fill(ones, 1);
+      return ones;
+    }
+    Status pre = fw.runPreScorePlugins(state, pod, nodes);
+    if (!pre.isSuccess()) {
+      throw new StatusException(pre);
+    }
+    return fw.runScorePlugins(state, pod, nodes);
+  }
+
+  /**
+   * The node with the highest score; ties broken uniformly at random in one pass: the k-th node
+   * seen with the current best score replaces the choice with probability 1/k (reservoir sampling
+   * with a reservoir of one), so each of the m tied nodes ends up chosen with probability 1/m.
+   */
+  String selectHost(List<NodeInfo> nodes, long[] scores) {
+    int selected = 0;
+    long max = scores[0];
+    int tied = 1;
+    for (int i = 1; i < nodes.size(); i++) {
+      if (scores[i] > max) {
+        max = scores[i];
+        selected = i;
+        tied = 1;
+      } else if (scores[i] == max) {
+        tied++;
+        if (random.nextInt(tied) == 0) {
+          selected = i;
+        }
+      }
+    }
+    return nodes.get(selected).nodeName();
+  }
+}

@@ -1,0 +1,136 @@
+package io.berth.scheduler.queue;
+
+import io.berth.framework.NominatingInfo;
+import io.berth.framework.PodInfo;
+import io.fabric8.kubernetes.api.model.Pod;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.locks.ReadWriteLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+
+/**
+ * Pods nominated to nodes (by preemption, or by {@code status.nominatedNodeName}) and not bound
+ * yet, with their current {@link PodInfo}. Thread-safe: guarded by its own read-write lock, a
+ * leaf lock (the scheduling queue takes it under its own lock; it never calls out), so plugins
+ * read it from Filter threads without touching the queue's lock.
+ *
+ * <p>At most one entry per pod UID: every add first removes the pod wherever it was.
+ */
+final class Nominator {
+  private final ReadWriteLock lock = new ReentrantReadWriteLock();
+  // guarded by lock
+  private final Map<String, List<PodInfo>> podsByNode = new HashMap<>();
+  // guarded by lock
+  private final Map<String, String> nodeByUid = new HashMap<>();
+
+  /**
+   * Nominates the pod: OVERRIDE uses the given node (empty clears the nomination); NOOP or null
+   * uses the pod's {@code status.nominatedNodeName}. A pod already bound is not nominated.
+   */
+  void add(PodInfo podInfo, NominatingInfo nominatingInfo) {
+    lock.writeLock().lock();
+    try {
+      addLocked(podInfo, nominatingInfo);
+    } finally {
+      lock.writeLock().unlock();
+    }
+  }
+
+  void delete(Pod pod) {
+    lock.writeLock().lock();
+    try {
+      deleteLocked(InFlightPods.uid(pod));
+    } finally {
+      lock.writeLock().unlock();
+    }
+  }
+
+  /**
+   * Replaces the pod's PodInfo. When neither version carries a nominated node but the pod is
+   * nominated in memory (preemption just chose it, the status write has not arrived yet), the
+   * in-memory nomination is kept, as upstream's UpdateNominatedPod does.
+   */
+  void update(Pod oldPod, PodInfo newPodInfo) {
+    lock.writeLock().lock();
+    try {
+      Pod old = oldPod == null ? newPodInfo.pod() : oldPod;
+      NominatingInfo keep = null;
+      if (nominatedNodeName(old).isEmpty() && nominatedNodeName(newPodInfo.pod()).isEmpty()) {
+        String node = nodeByUid.get(InFlightPods.uid(old));
+        if (node != null) {
+          keep = NominatingInfo.override(node);
+        }
+      }
+      deleteLocked(InFlightPods.uid(old));
+      addLocked(newPodInfo, keep);
+    } finally {
+      lock.writeLock().unlock();
+    }
+  }
+
+  /** A copy of the pods nominated to the node. */
+  List<PodInfo> forNode(String nodeName) {
+    lock.readLock().lock();
+    try {
+      List<PodInfo> pods = podsByNode.get(nodeName);
+      return pods == null ? List.of() : List.copyOf(pods);
+    } finally {
+      lock.readLock().unlock();
+    }
+  }
+
+  Optional<String> nodeOf(String uid) {
+    lock.readLock().lock();
+    try {
+      return Optional.ofNullable(nodeByUid.get(uid));
+    } finally {
+      lock.readLock().unlock();
+    }
+  }
+
+  private void addLocked(PodInfo podInfo, NominatingInfo nominatingInfo) {
+    Pod pod = podInfo.pod();
+    String uid = InFlightPods.uid(pod);
+    deleteLocked(uid);
+    String node;
+    if (nominatingInfo != null && nominatingInfo.mode() == NominatingInfo.Mode.OVERRIDE) {
+      node = nominatingInfo.nominatedNodeName() == null ? "" : nominatingInfo.nominatedNodeName();
+    } else {
+      node = nominatedNodeName(pod);
+    }
+    if (node.isEmpty()) {
+      return;
+    }
+    if (pod.getSpec() != null && pod.getSpec().getNodeName() != null
+        && !pod.getSpec().getNodeName().isEmpty()) {
+      return;
+    }
+    nodeByUid.put(uid, node);
+    podsByNode.computeIfAbsent(node, n -> new ArrayList<>()).add(podInfo);
+  }
+
+  private void deleteLocked(String uid) {
+    String node = nodeByUid.remove(uid);
+    if (node == null) {
+      return;
+    }
+    List<PodInfo> pods = podsByNode.get(node);
+    if (pods == null) {
+      return;
+    }
+    pods.removeIf(p -> InFlightPods.uid(p.pod()).equals(uid));
+    if (pods.isEmpty()) {
+      podsByNode.remove(node);
+    }
+  }
+
+  private static String nominatedNodeName(Pod pod) {
+    if (pod.getStatus() == null || pod.getStatus().getNominatedNodeName() == null) {
+      return "";
+    }
+    return pod.getStatus().getNominatedNodeName();
+  }
+}

@@ -1,0 +1,56 @@
+package io.berth.scheduler;
+
+import io.berth.framework.runtime.Registry;
+import io.berth.informer.Lister;
+import io.berth.informer.SharedInformerFactory;
+import io.berth.plugins.InTreeRegistry;
+import io.berth.scheduler.config.SchedulerConfigLoader;
+import io.berth.scheduler.config.SchedulerConfiguration;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.time.Duration;
+
+/**
+ * A scheduler wired to a cluster in the test's JVM: its own informer factory, the real assembly,
+ * the API client's events. For integration tests; confined to the test thread apart from the
+ * scheduler's own threads.
+ */
+final class InProcessScheduler implements AutoCloseable {
+  final SharedInformerFactory informers;
+  final SchedulerAssembly assembly;
+  final PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+
+  InProcessScheduler(KubernetesClient client, String configYaml) throws InterruptedException {
+    Registry registry = InTreeRegistry.create();
+    SchedulerConfiguration config = configYaml == null ? SchedulerConfigLoader.defaults(registry)
+        : SchedulerConfigLoader.load(configYaml, registry);
+    informers = new SharedInformerFactory(client);
+    Lister<Pod> pods = informers.lister(Pod.class);
+    assembly = SchedulerAssembly.builder(config, registry).client(client)
+        .listers(new InformerListers(informers))
+        .eventRecorders(name -> new KubernetesEventRecorder(client, name))
+        .meterRegistry(metrics)
+        .informerPod(p -> pods.get(p.getMetadata().getNamespace(), p.getMetadata().getName()))
+        .build();
+    informers.informerFor(Pod.class).addEventHandler(assembly.podHandler());
+    informers.informerFor(Node.class).addEventHandler(assembly.nodeHandler());
+    informers.start();
+    if (!informers.waitForCacheSync(Duration.ofSeconds(30))) {
+      throw new IllegalStateException("informers did not sync");
+    }
+    assembly.start();
+  }
+
+  String scrape() {
+    return metrics.scrape();
+  }
+
+  @Override
+  public void close() throws InterruptedException {
+    assembly.stop(Duration.ofSeconds(10));
+    informers.shutdown();
+  }
+}
