@@ -34,6 +34,9 @@ public final class ActionType {
     if (actions == ALL) {
       return "All";
     }
+    if (actions == UPDATE) {
+      return "Update";
+    }
     StringBuilder out = new StringBuilder();
     String[] names = {"Add", "Delete", "UpdateNodeAllocatable", "UpdateNodeLabel", "UpdateNodeTaint",
         "UpdateNodeCondition", "UpdateNodeAnnotation", "UpdatePodLabel", "UpdatePodScaleDown",

@@ -17,7 +17,9 @@ public record AffinityTerm(
   /** Whether {@code podNamespace}/{@code podLabels} match, given the namespace's labels. */
   public boolean matches(String podNamespace, Map<String, String> podLabels,
       Map<String, String> namespaceLabels) {
-    if (namespaces.contains(podNamespace) || namespaceSelector.matches(namespaceLabels)) {
+    String ns = podNamespace == null ? "" : podNamespace;
+    if (namespaces.contains(ns)
+        || namespaceSelector.matches(namespaceLabels == null ? Map.of() : namespaceLabels)) {
       return selector.matches(podLabels == null ? Map.of() : podLabels);
     }
     return false;

@@ -8,7 +8,7 @@ package io.berth.framework;
 public enum EventResource {
   POD("Pod"),
   ASSIGNED_POD("AssignedPod"),
-  UNSCHEDULED_POD("UnscheduledPod"),
+  UNSCHEDULED_POD("UnschedulablePod"),
   NODE("Node"),
   PERSISTENT_VOLUME("PersistentVolume"),
   PERSISTENT_VOLUME_CLAIM("PersistentVolumeClaim"),

@@ -114,8 +114,10 @@ public final class PodInfo {
     return Optional.ofNullable(parseError);
   }
 
+  /** The pod's namespace; "" when unset. */
   public String namespace() {
-    return pod.getMetadata().getNamespace();
+    String ns = pod.getMetadata().getNamespace();
+    return ns == null ? "" : ns;
   }
 
   public String name() {

@@ -2,8 +2,20 @@ package io.berth.plugins;
 
 import io.berth.framework.runtime.Registry;
 import io.berth.plugins.defaultbinder.DefaultBinder;
+import io.berth.plugins.imagelocality.ImageLocality;
+import io.berth.plugins.interpodaffinity.InterPodAffinity;
+import io.berth.plugins.nodeaffinity.NodeAffinity;
+import io.berth.plugins.nodename.NodeName;
+import io.berth.plugins.nodeports.NodePorts;
+import io.berth.plugins.noderesources.NodeResourcesBalancedAllocation;
 import io.berth.plugins.noderesources.NodeResourcesFit;
+import io.berth.plugins.podtopologyspread.PodTopologySpread;
+import io.berth.plugins.nodeunschedulable.NodeUnschedulable;
 import io.berth.plugins.queuesort.PrioritySort;
+import io.berth.plugins.schedulinggates.SchedulingGates;
+import io.berth.plugins.tainttoleration.TaintToleration;
+import io.berth.plugins.volumebinding.VolumeBinding;
+import io.berth.plugins.volumerestrictions.VolumeRestrictions;
 
 /**
  * The in-tree plugins: every plugin Berth ships, by upstream name. The one place plugins are
@@ -15,8 +27,20 @@ public final class InTreeRegistry {
   /** A new registry holding every in-tree plugin. */
   public static Registry create() {
     return new Registry()
+        .register(SchedulingGates.NAME, SchedulingGates::create)
         .register(PrioritySort.NAME, PrioritySort::create)
+        .register(NodeUnschedulable.NAME, NodeUnschedulable::create)
+        .register(NodeName.NAME, NodeName::create)
+        .register(TaintToleration.NAME, TaintToleration::create)
+        .register(NodeAffinity.NAME, NodeAffinity::create)
+        .register(NodePorts.NAME, NodePorts::create)
         .register(NodeResourcesFit.NAME, NodeResourcesFit::create)
+        .register(VolumeRestrictions.NAME, VolumeRestrictions::create)
+        .register(VolumeBinding.NAME, VolumeBinding::create)
+        .register(PodTopologySpread.NAME, PodTopologySpread::create)
+        .register(InterPodAffinity.NAME, InterPodAffinity::create)
+        .register(NodeResourcesBalancedAllocation.NAME, NodeResourcesBalancedAllocation::create)
+        .register(ImageLocality.NAME, ImageLocality::create)
         .register(DefaultBinder.NAME, DefaultBinder::create);
   }
 }

@@ -13,12 +13,15 @@ import java.util.function.BooleanSupplier;
 import java.util.function.IntConsumer;
 
 /**
- * The parallelizer every profile shares: {@code parallelism} workers (the caller is one of them)
- * take chunks of pieces from a shared counter until none are left or {@code stop} says so.
- * Thread-safe; the pool's threads are daemons and live until {@link #close()}.
+ * The parallelizer every profile shares: workers (the caller is one of them) take chunks of pieces
+ * from a shared counter until none are left or {@code stop} says so. Chunks are sized for
+ * {@code parallelism} as upstream; the number of threads is {@code parallelism} capped at the
+ * number of processors, because a Java thread per goroutine only adds hand-offs on a small
+ * machine. Thread-safe; the pool's threads are daemons and live until {@link #close()}.
  */
 public final class DefaultParallelizer implements Parallelizer, AutoCloseable {
   private final int parallelism;
+  private final int threads;
   private final ExecutorService pool;
 
   public DefaultParallelizer(int parallelism) {
@@ -27,13 +30,14 @@ public final class DefaultParallelizer implements Parallelizer, AutoCloseable {
           + ": should be an integer value greater than zero");
     }
     this.parallelism = parallelism;
+    this.threads = Math.max(1, Math.min(parallelism, Runtime.getRuntime().availableProcessors()));
     AtomicInteger n = new AtomicInteger();
     ThreadFactory factory = r -> {
       Thread t = new Thread(r, "scheduler-parallelizer-" + n.incrementAndGet());
       t.setDaemon(true);
       return t;
     };
-    this.pool = parallelism > 1 ? Executors.newFixedThreadPool(parallelism - 1, factory) : null;
+    this.pool = threads > 1 ? Executors.newFixedThreadPool(threads - 1, factory) : null;
   }
 
   @Override
@@ -48,7 +52,7 @@ public final class DefaultParallelizer implements Parallelizer, AutoCloseable {
     }
     int chunk = Parallelizer.chunkSize(pieces, parallelism);
     int chunks = (pieces + chunk - 1) / chunk;
-    int workers = Math.min(parallelism, chunks);
+    int workers = Math.min(threads, chunks);
     AtomicInteger nextChunk = new AtomicInteger();
     AtomicReference<RuntimeException> failure = new AtomicReference<>();
     Runnable worker = () -> {

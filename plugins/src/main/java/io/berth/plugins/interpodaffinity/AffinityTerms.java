@@ -33,7 +33,7 @@ final class AffinityTerms {
     if (terms.isEmpty()) {
       return false;
     }
-    String namespace = pod.getMetadata().getNamespace();
+    String namespace = namespace(pod);
     Map<String, String> labels = labels(pod);
     for (AffinityTerm term : terms) {
       if (!term.matches(namespace, labels, Map.of())) {
@@ -98,6 +98,12 @@ final class AffinityTerms {
     return namespaceLister.get("", namespace)
         .map(ns -> Collections.unmodifiableMap(new HashMap<>(labels(ns))))
         .orElse(Map.of());
+  }
+
+  /** The pod's namespace, "" when unset (as upstream's zero value). */
+  static String namespace(Pod pod) {
+    String namespace = pod.getMetadata() == null ? null : pod.getMetadata().getNamespace();
+    return namespace == null ? "" : namespace;
   }
 
   /** The object's labels, never null. */

@@ -108,14 +108,14 @@ public final class InterPodAffinity implements PreFilterPlugin, PreFilterExtensi
 
     TopologyCounts existingAnti = PreFilterState.existingAntiAffinityCounts(pod, namespaceLabels,
         snapshot.havePodsWithRequiredAntiAffinityList(), parallelizer);
-    TopologyCounts[] incoming = PreFilterState.incomingCounts(affinityTerms, antiAffinityTerms,
-        snapshot.list(), parallelizer);
+    PreFilterState.IncomingCounts incoming = PreFilterState.incomingCounts(affinityTerms,
+        antiAffinityTerms, snapshot.list(), parallelizer);
 
     if (existingAnti.isEmpty() && affinityTerms.isEmpty() && antiAffinityTerms.isEmpty()) {
       return PreFilterResult.of(Status.skip());
     }
     state.write(PreFilterState.KEY, new PreFilterState(podInfo, affinityTerms, antiAffinityTerms,
-        namespaceLabels, existingAnti, incoming[0], incoming[1]));
+        namespaceLabels, existingAnti, incoming.affinity(), incoming.antiAffinity()));
     return PreFilterResult.SUCCESS;
   }
 

@@ -75,16 +75,19 @@ final class PreFilterState implements StateData {
     return result;
   }
 
+  /** The counts of existing pods matching the incoming pod's affinity and anti-affinity terms. */
+  record IncomingCounts(TopologyCounts affinity, TopologyCounts antiAffinity) {}
+
   /**
    * Counts, over all {@code nodes}, the existing pods matching the incoming pod's (merged)
-   * required affinity and anti-affinity terms; returns {affinity, antiAffinity}.
+   * required affinity and anti-affinity terms.
    */
-  static TopologyCounts[] incomingCounts(List<AffinityTerm> affinityTerms,
+  static IncomingCounts incomingCounts(List<AffinityTerm> affinityTerms,
       List<AffinityTerm> antiAffinityTerms, List<NodeInfo> nodes, Parallelizer parallelizer) {
     TopologyCounts affinity = new TopologyCounts();
     TopologyCounts antiAffinity = new TopologyCounts();
     if (affinityTerms.isEmpty() && antiAffinityTerms.isEmpty()) {
-      return new TopologyCounts[] {affinity, antiAffinity};
+      return new IncomingCounts(affinity, antiAffinity);
     }
     parallelizer.until(nodes.size(), i -> {
       NodeInfo nodeInfo = nodes.get(i);
@@ -103,7 +106,7 @@ final class PreFilterState implements StateData {
       affinity.addAll(localAffinity);
       antiAffinity.addAll(localAnti);
     });
-    return new TopologyCounts[] {affinity, antiAffinity};
+    return new IncomingCounts(affinity, antiAffinity);
   }
 
   /** Counts {@code pod} on {@code node} in (multiplier 1) or out (-1) of all three counts. */

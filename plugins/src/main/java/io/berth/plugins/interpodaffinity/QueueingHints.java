@@ -80,7 +80,7 @@ final class QueueingHints {
     if (deletedInfo.requiredAntiAffinityTerms().isEmpty()) {
       return false;
     }
-    String namespace = target.getMetadata().getNamespace();
+    String namespace = AffinityTerms.namespace(target);
     Map<String, String> namespaceLabels = AffinityTerms.namespaceLabels(namespace, namespaceLister);
     Map<String, String> labels = AffinityTerms.labels(target);
     for (AffinityTerm term : deletedInfo.requiredAntiAffinityTerms()) {

@@ -28,7 +28,7 @@ final class TopologyCounts {
 
   /** Adds {@code delta} to the domain; removes the domain when its count reaches zero. */
   void add(TopologyPair pair, long delta) {
-    counts.merge(pair, delta, Long::sum);
+    counts.merge(pair, delta, (a, b) -> a + b == 0 ? null : a + b);
   }
 
   /** Adds {@code delta} to the node's domain for {@code topologyKey}, if the node has the key. */
@@ -55,7 +55,7 @@ final class TopologyCounts {
   /** Counts {@code pod} in the node's domain of each anti-affinity term it matches. */
   void updateWithAntiAffinityTerms(List<AffinityTerm> terms, Pod pod,
       Map<String, String> namespaceLabels, Map<String, String> nodeLabels, long delta) {
-    String namespace = pod.getMetadata().getNamespace();
+    String namespace = AffinityTerms.namespace(pod);
     Map<String, String> labels = AffinityTerms.labels(pod);
     for (AffinityTerm term : terms) {
       if (term.matches(namespace, labels, namespaceLabels)) {

@@ -28,7 +28,7 @@ final class TopologyScores {
    */
   void processTerm(AffinityTerm term, long weight, Pod pod, Map<String, String> namespaceLabels,
       Map<String, String> nodeLabels, long multiplier) {
-    if (term.matches(pod.getMetadata().getNamespace(), AffinityTerms.labels(pod),
+    if (term.matches(AffinityTerms.namespace(pod), AffinityTerms.labels(pod),
         namespaceLabels)) {
       String value = nodeLabels.get(term.topologyKey());
       if (value != null) {

@@ -128,7 +128,8 @@ public final class PodTopologySpread implements PreFilterPlugin, FilterPlugin, P
     } catch (StatusException e) {
       return e.status();
     }
-    return s.filter(pod, nodeInfo.getNode());
+    return nodeInfo.node().map(node -> s.filter(pod, node))
+        .orElseGet(() -> Status.error("node not found"));
   }
 
   @Override

@@ -53,8 +53,8 @@ final class VolumeBinder {
   private final AssumeCache<PersistentVolume> pvCache;
   private final AssumeCache<PersistentVolumeClaim> pvcCache;
 
-  VolumeBinder(ObjectLister<PersistentVolumeClaim> pvcLister, ObjectLister<PersistentVolume> pvLister,
-      ObjectLister<StorageClass> classLister) {
+  VolumeBinder(ObjectLister<PersistentVolumeClaim> pvcLister,
+      ObjectLister<PersistentVolume> pvLister, ObjectLister<StorageClass> classLister) {
     this.pvcLister = pvcLister;
     this.classLister = classLister;
     this.pvCache = new AssumeCache<>("PersistentVolume", name -> pvLister.get("", name),

@@ -79,7 +79,8 @@ class InterPodAffinityArgsTest {
   void rejectsNonBooleanIgnoreFlagNamingTheField() {
     assertThatThrownBy(() -> InterPodAffinityArgs.parse(
         Map.of("ignorePreferredTermsOfExistingPods", "yes")))
-        .hasMessage("ignorePreferredTermsOfExistingPods: Invalid value: \"yes\": must be a boolean");
+        .hasMessage(
+            "ignorePreferredTermsOfExistingPods: Invalid value: \"yes\": must be a boolean");
   }
 
   @Test

@@ -15,6 +15,7 @@ import io.berth.framework.CycleState;
 import io.berth.framework.NodeInfo;
 import io.berth.framework.Parallelizer;
 import io.berth.framework.Status;
+import io.berth.framework.testing.TestHandle;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import java.util.ArrayList;
@@ -82,8 +83,7 @@ class InterPodAffinityConcurrencyTest {
         .obj();
   }
 
-  private static final Parallelizer SEQUENTIAL = new io.berth.framework.testing.TestHandle()
-      .parallelizer();
+  private static final Parallelizer SEQUENTIAL = new TestHandle().parallelizer();
 
   @Test
   void parallelPreFilterCountsEqualSequentialCounts() {

@@ -21,6 +21,7 @@ import io.berth.framework.CycleState;
 import io.berth.framework.NodeInfo;
 import io.berth.framework.PreFilterResult;
 import io.berth.framework.Status;
+import io.berth.framework.testing.TestHandle;
 import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.fabric8.kubernetes.api.model.LabelSelectorRequirement;
 import io.fabric8.kubernetes.api.model.Node;
@@ -355,8 +356,7 @@ class InterPodAffinityFilterTest {
     Pod incoming = pod().antiAffinity(term("zone", null, tier, exists("app"))).obj();
     Pod peer = pod().ns("gold-1").label("app", "x").node("a").obj();
     List<NodeInfo> infos = nodeInfos(List.of(node("a", "zone", "z1")), List.of(peer));
-    io.berth.framework.testing.TestHandle handle =
-        new io.berth.framework.testing.TestHandle().withNodes(infos);
+    TestHandle handle = new TestHandle().withNodes(infos);
     InterPodAffinity plugin = (InterPodAffinity) InterPodAffinity.create(Map.of(), handle);
 
     CycleState before = new CycleState();

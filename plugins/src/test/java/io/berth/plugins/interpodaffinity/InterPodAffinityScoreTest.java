@@ -77,7 +77,7 @@ class InterPodAffinityScoreTest {
     return maker.obj().getSpec().getAffinity();
   }
 
-  /** A case: the incoming pod, the cluster, args, and the normalized scores or PreScore's status. */
+  /** A case: the incoming pod, the cluster, args, and normalized scores or PreScore's status. */
   record Case(String name, Pod pod, List<Pod> pods, List<Node> nodes, Map<String, Object> args,
       Status wantStatus, List<Long> wantScores) {
     @Override

@@ -122,7 +122,8 @@ class PodTopologySpreadFilterTest {
     cases.add(new Case("pods spread across nodes as 2/1/0/3, but pod doesn't match itself",
         pod("p").label("bar", "").spread(1, "node", DNS, fooSelector()).obj(), fourNodes(),
         spread2103(), codes("node-a", NO, "node-b", OK, "node-x", OK, "node-y", NO)));
-    cases.add(new Case("incoming pod has nodeAffinity, pods spread as 2/~1~/~0~/3, hence node-a fits",
+    cases.add(new Case(
+        "incoming pod has nodeAffinity, pods spread as 2/~1~/~0~/3, hence node-a fits",
         pod("p").label("foo", "").nodeAffinity("node", "In", "node-a", "node-y")
             .spread(1, "node", DNS, fooSelector()).obj(), fourNodes(), spread2103(),
         codes("node-a", OK, "node-b", OK, "node-x", OK, "node-y", NO)));

@@ -20,7 +20,6 @@ import io.berth.framework.EventResource;
 import io.berth.framework.QueueingHint;
 import io.berth.framework.QueueingHintFn;
 import io.berth.framework.testing.TestHandle;
-import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.ServiceBuilder;
 import java.util.ArrayList;

@@ -1,7 +1,7 @@
 package io.berth.plugins.podtopologyspread;
 
-import static io.berth.plugins.podtopologyspread.SpreadFixtures.DNS;
 import static io.berth.plugins.podtopologyspread.SpreadFixtures.ANYWAY;
+import static io.berth.plugins.podtopologyspread.SpreadFixtures.DNS;
 import static io.berth.plugins.podtopologyspread.SpreadFixtures.HONOR;
 import static io.berth.plugins.podtopologyspread.SpreadFixtures.IGNORE;
 import static io.berth.plugins.podtopologyspread.SpreadFixtures.UNSCHEDULABLE_TAINT;

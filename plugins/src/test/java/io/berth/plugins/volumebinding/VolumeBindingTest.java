@@ -18,6 +18,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.berth.framework.ActionType;
 import io.berth.framework.ClusterEvent;
 import io.berth.framework.ClusterEventWithHint;
+import io.berth.framework.Code;
 import io.berth.framework.CycleState;
 import io.berth.framework.EventResource;
 import io.berth.framework.NodeInfo;
@@ -29,6 +30,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.TopologySelectorTermBuilder;
 import io.fabric8.kubernetes.api.model.VolumeBuilder;
@@ -182,7 +184,7 @@ class VolumeBindingTest {
         List.of(pvc("pod-e-scratch", "wait-sc").build()),
         Status.unresolvable("PVC default/pod-e-scratch was not created for pod default/pod-e"
             + " (pod is not owner)")));
-    PersistentVolumeClaim owned = new io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder(
+    PersistentVolumeClaim owned = new PersistentVolumeClaimBuilder(
         pvc("pod-e-scratch", "wait-sc").request("1Gi").build()).editMetadata()
         .withOwnerReferences(new OwnerReferenceBuilder().withKind("Pod").withName("pod-e")
             .withUid(ephemeral.getMetadata().getUid()).withController(true).build())
@@ -225,12 +227,12 @@ class VolumeBindingTest {
     Status s = plugin.filter(new CycleState(), podWithClaims("p", "c"),
         NodeInfo.of(node("node-a")));
 
-    assertThat(s.code()).isEqualTo(io.berth.framework.Code.ERROR);
+    assertThat(s.code()).isEqualTo(Code.ERROR);
   }
 
   @Test
   void invalidClaimSelectorIsAnErrorNamingTheField() {
-    PersistentVolumeClaim bad = new io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder(
+    PersistentVolumeClaim bad = new PersistentVolumeClaimBuilder(
         pvc("pvc-a", "wait-sc").build()).editSpec().withNewSelector().addNewMatchExpression()
         .withKey("k").withOperator("Bogus").endMatchExpression().endSelector().endSpec().build();
     VolumeBinding plugin = (VolumeBinding) VolumeBinding.create(Map.of(), handle(List.of(bad)));
@@ -238,7 +240,7 @@ class VolumeBindingTest {
     PreFilterResult pre = plugin.preFilter(new CycleState(), podWithClaims("p", "pvc-a"),
         List.of());
 
-    assertThat(pre.status().code()).isEqualTo(io.berth.framework.Code.ERROR);
+    assertThat(pre.status().code()).isEqualTo(Code.ERROR);
     assertThat(pre.status().message())
         .contains("persistentvolumeclaim default/pvc-a: spec.selector.matchExpressions[0]");
   }
@@ -258,7 +260,7 @@ class VolumeBindingTest {
   static Stream<Arguments> claimHintCases() {
     Pod ephemeral = pod("pod-e").editSpec().addToVolumes(new VolumeBuilder().withName("scratch")
         .withNewEphemeral().endEphemeral().build()).endSpec().build();
-    PersistentVolumeClaim otherNs = new io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder(
+    PersistentVolumeClaim otherNs = new PersistentVolumeClaimBuilder(
         pvc("pvc-a", "wait-sc").build()).editMetadata().withNamespace("other").endMetadata()
         .build();
     return Stream.of(

@@ -88,7 +88,10 @@ public final class Snapshot implements NodeInfoLister {
     return snapshot;
   }
 
-  /** The nodes in zone-interleaved order; read-only, every element has a node. */
+  /**
+   * The nodes in zone-interleaved order; every element has a node. A read-only live view: stable
+   * during a cycle, changed by the next {@link SchedulerCache#updateSnapshot}.
+   */
   @Override
   public List<NodeInfo> list() {
     return nodeInfoList.view();

@@ -25,6 +25,9 @@ final class Nominator {
   private final Map<String, List<PodInfo>> podsByNode = new HashMap<>();
   // guarded by lock
   private final Map<String, String> nodeByUid = new HashMap<>();
+  // written under the write lock after every change; read without it so that Filter, which asks
+  // for every node of every cycle, skips the lock while nothing is nominated (the common case)
+  private volatile int nominatedCount;
 
   /**
    * Nominates the pod: OVERRIDE uses the given node (empty clears the nomination); NOOP or null
@@ -35,6 +38,7 @@ final class Nominator {
     try {
       addLocked(podInfo, nominatingInfo);
     } finally {
+      nominatedCount = nodeByUid.size();
       lock.writeLock().unlock();
     }
   }
@@ -44,6 +48,7 @@ final class Nominator {
     try {
       deleteLocked(InFlightPods.uid(pod));
     } finally {
+      nominatedCount = nodeByUid.size();
       lock.writeLock().unlock();
     }
   }
@@ -67,12 +72,16 @@ final class Nominator {
       deleteLocked(InFlightPods.uid(old));
       addLocked(newPodInfo, keep);
     } finally {
+      nominatedCount = nodeByUid.size();
       lock.writeLock().unlock();
     }
   }
 
   /** A copy of the pods nominated to the node. */
   List<PodInfo> forNode(String nodeName) {
+    if (nominatedCount == 0) {
+      return List.of();
+    }
     lock.readLock().lock();
     try {
       List<PodInfo> pods = podsByNode.get(nodeName);

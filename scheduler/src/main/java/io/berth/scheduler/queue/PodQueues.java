@@ -299,7 +299,8 @@ final class PodQueues {
     for (QueuedPodInfo pInfo : pods) {
       // Upstream's hotfix (kubernetes#124384): only the pod's own update can lift its scheduling
       // gates, so such pods skip the hint evaluation entirely.
-      if (pInfo.isGated() && pInfo.unschedulablePlugins().contains(SchedulingQueue.SCHEDULING_GATES)) {
+      if (pInfo.isGated()
+          && pInfo.unschedulablePlugins().contains(SchedulingQueue.SCHEDULING_GATES)) {
         continue;
       }
       QueueingStrategy strategy = hints.evaluate(pInfo, event, oldObj, newObj);

@@ -39,10 +39,12 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Thread-safe. Callers: informer event handlers (add, update, delete, moveAll, assignedPod*),
  * the scheduling loop (pop, addUnschedulableIfNotPresent, done, addNominatedPod), plugins
- * (activate, nominatedPodsForNode) and its own flush thread ({@link #start()}). Every
- * {@code pop()} must be followed by exactly one {@code done(uid)} or
- * {@code addUnschedulableIfNotPresent}. Pods passed in are shared with the informer cache and are
- * never mutated. QueueSort, PreEnqueue and queueing hints run under the queue's lock.
+ * (activate, nominatedPodsForNode) and its own flush thread ({@link #start()}). Every pod
+ * {@code pop()} returns must end its attempt with {@code addUnschedulableIfNotPresent} or
+ * {@code done(uid)} (a second {@code done} is harmless); until then the returned
+ * {@link QueuedPodInfo} belongs to the caller, afterwards to the queue. Pods passed in are shared
+ * with the informer cache and never mutated. QueueSort, PreEnqueue and queueing hints run under
+ * the queue's lock.
  */
 public final class SchedulingQueue implements PodNominator, AutoCloseable {
   public static final Duration DEFAULT_POD_INITIAL_BACKOFF = Duration.ofSeconds(1);
@@ -169,7 +171,7 @@ public final class SchedulingQueue implements PodNominator, AutoCloseable {
     withLock(() -> queues.update(oldPod, newPod, newInfo));
   }
 
-  /** Removes the pod from every queue and the nominator; its running attempt will not requeue it. */
+  /** Removes the pod from every queue and the nominator; a running attempt will not requeue it. */
   public void delete(Pod pod) {
     withLock(() -> queues.delete(pod));
   }

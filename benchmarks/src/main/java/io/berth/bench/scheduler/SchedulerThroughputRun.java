@@ -1,0 +1,206 @@
+package io.berth.bench.scheduler;
+
+import io.berth.framework.runtime.Registry;
+import io.berth.plugins.InTreeRegistry;
+import io.berth.scheduler.SchedulerAssembly;
+import io.berth.scheduler.config.SchedulerConfigLoader;
+import io.berth.scheduler.config.SchedulerConfiguration;
+import io.fabric8.kubernetes.api.model.Pod;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A scheduler_perf-style throughput harness: the real queue, cache, snapshot and default-profile
+ * plugins in-process, fed nodes and pods through the scheduler's informer handlers, with a binder
+ * that confirms each binding back through the pod handler as the watch event would. Measures
+ * pods/s as the average of 1 s samples (as scheduler_perf's throughput collector) over the
+ * measured pods, and p50/p99 per-pod latency from the start of its scheduling cycle to bound.
+ *
+ * <p>{@code java -cp benchmarks/target/benchmarks.jar io.berth.bench.scheduler.SchedulerThroughputRun
+ * [workload] [nodes] [initPods] [measuredPods] [runs]}; defaults SchedulingBasic 5000 1000 10000 3.
+ */
+public final class SchedulerThroughputRun {
+  private static final Logger LOG = LoggerFactory.getLogger(SchedulerThroughputRun.class);
+
+  /** The figures of one run. */
+  record Result(String workload, double avgPodsPerSecond, double overallPodsPerSecond,
+      double p50Millis, double p99Millis, int samples) {}
+
+  private SchedulerThroughputRun() {}
+
+  public static void main(String[] args) throws Exception {
+    String workload = args.length > 0 ? args[0] : "SchedulingBasic";
+    int nodes = args.length > 1 ? Integer.parseInt(args[1]) : 5000;
+    int init = args.length > 2 ? Integer.parseInt(args[2]) : 1000;
+    int measured = args.length > 3 ? Integer.parseInt(args[3]) : 10000;
+    int runs = args.length > 4 ? Integer.parseInt(args[4]) : 3;
+    List<Result> results = new ArrayList<>();
+    for (int r = 0; r < runs; r++) {
+      Result res = run(PerfWorkload.named(workload, nodes, init, measured));
+      results.add(res);
+      LOG.info("run {}: {}", r + 1, format(res));
+    }
+    StringBuilder table = new StringBuilder("\n| run | workload | nodes | pods (init+measured) |"
+        + " pods/s (avg of 1 s samples) | pods/s (overall) | p50 ms | p99 ms |\n"
+        + "|---|---|---|---|---|---|---|---|\n");
+    for (int r = 0; r < results.size(); r++) {
+      Result x = results.get(r);
+      table.append(String.format("| %d | %s | %d | %d+%d | %.0f | %.0f | %.2f | %.2f |%n", r + 1,
+          x.workload(), nodes, init, measured, x.avgPodsPerSecond(), x.overallPodsPerSecond(),
+          x.p50Millis(), x.p99Millis()));
+    }
+    LOG.info("{}", table);
+  }
+
+  static String format(Result r) {
+    return String.format("%s: %.0f pods/s (avg of %d samples), %.0f overall, p50 %.2f ms,"
+        + " p99 %.2f ms", r.workload(), r.avgPodsPerSecond(), r.samples(),
+        r.overallPodsPerSecond(), r.p50Millis(), r.p99Millis());
+  }
+
+  static Result run(PerfWorkload w) throws Exception {
+    Map<String, Pod> current = new ConcurrentHashMap<>();
+    AtomicInteger bound = new AtomicInteger();
+    AtomicReference<SchedulerAssembly> ref = new AtomicReference<>();
+    AtomicLong[] latencies = new AtomicLong[1];
+    long[] measuredLatency = new long[w.measuredPods()];
+    AtomicInteger measuredIndex = new AtomicInteger();
+    AtomicInteger phase = new AtomicInteger();
+    HarnessBinder binder = new HarnessBinder((unbound, pod, latency) -> {
+      current.put(key(pod), pod);
+      ref.get().podHandler().onUpdate(unbound, pod);
+      if (phase.get() == 1) {
+        int i = measuredIndex.getAndIncrement();
+        if (i < measuredLatency.length) {
+          measuredLatency[i] = latency;
+        }
+      }
+      bound.incrementAndGet();
+    });
+    Registry registry = InTreeRegistry.create()
+        .register(HarnessBinder.NAME, (args, handle) -> binder)
+        .register(HarnessClock.NAME, (args, handle) -> new HarnessClock());
+    SchedulerConfiguration config = SchedulerConfigLoader.load(String.join("\n",
+        "apiVersion: kubescheduler.config.k8s.io/v1",
+        "kind: KubeSchedulerConfiguration",
+        "parallelism: " + Integer.getInteger("berth.parallelism", 16),
+        "profiles:",
+        "- schedulerName: default-scheduler",
+        "  plugins:",
+        "    preFilter:",
+        "      enabled: [{name: " + HarnessClock.NAME + "}]",
+        "    multiPoint:",
+        "      enabled: [{name: " + HarnessBinder.NAME + "}]",
+        "      disabled: [{name: DefaultBinder}]"), registry);
+    SchedulerAssembly assembly = SchedulerAssembly.builder(config, registry)
+        .informerPod(p -> Optional.ofNullable(current.get(key(p))))
+        .build();
+    ref.set(assembly);
+    latencies[0] = new AtomicLong();
+    try {
+      assembly.start();
+      for (int i = 0; i < w.nodes(); i++) {
+        assembly.nodeHandler().onAdd(PerfObjects.node("node-" + i, w.zoneOf().apply(i)), true);
+      }
+      addPods(assembly, current, "init", w.initPods(), w);
+      awaitBound(bound, w.initPods(), Duration.ofMinutes(10));
+      // build the measured pods first: creating objects is the client's cost, not the scheduler's
+      List<Pod> measuredPods = buildPods("measured", w.measuredPods(), w.measuredPod());
+      phase.set(1);
+      List<Integer> samples = new ArrayList<>();
+      long t0 = System.nanoTime();
+      Thread sampler = new Thread(() -> {
+        int last = bound.get();
+        long next = System.nanoTime() + 1_000_000_000L;
+        while (!Thread.currentThread().isInterrupted()) {
+          long sleep = next - System.nanoTime();
+          if (sleep > 0) {
+            try {
+              Thread.sleep(sleep / 1_000_000, (int) (sleep % 1_000_000));
+            } catch (InterruptedException e) {
+              return;
+            }
+          }
+          next += 1_000_000_000L;
+          int now = bound.get();
+          synchronized (samples) {
+            samples.add(now - last);
+          }
+          last = now;
+        }
+      }, "throughput-sampler");
+      sampler.setDaemon(true);
+      sampler.start();
+      for (Pod pod : measuredPods) {
+        current.put(key(pod), pod);
+        assembly.podHandler().onAdd(pod, false);
+      }
+      awaitBound(bound, w.initPods() + w.measuredPods(), Duration.ofMinutes(10));
+      long elapsed = System.nanoTime() - t0;
+      sampler.interrupt();
+      sampler.join();
+      List<Integer> full;
+      synchronized (samples) {
+        full = new ArrayList<>(samples);
+      }
+      double avg = full.isEmpty() ? w.measuredPods() / (elapsed / 1e9)
+          : full.stream().mapToInt(Integer::intValue).average().orElse(0);
+      long[] lat = Arrays.copyOf(measuredLatency, Math.min(measuredIndex.get(), measuredLatency.length));
+      Arrays.sort(lat);
+      return new Result(w.name(), avg, w.measuredPods() / (elapsed / 1e9), percentile(lat, 0.50),
+          percentile(lat, 0.99), full.size());
+    } finally {
+      assembly.stop(Duration.ofSeconds(10));
+    }
+  }
+
+  private static void addPods(SchedulerAssembly assembly, Map<String, Pod> current, String prefix,
+      int count, PerfWorkload w) {
+    for (Pod pod : buildPods(prefix, count, w.initPod())) {
+      current.put(key(pod), pod);
+      assembly.podHandler().onAdd(pod, false);
+    }
+  }
+
+  private static List<Pod> buildPods(String prefix, int count,
+      java.util.function.UnaryOperator<io.fabric8.kubernetes.api.model.PodBuilder> shape) {
+    List<Pod> pods = new ArrayList<>(count);
+    for (int i = 0; i < count; i++) {
+      pods.add(PerfObjects.pod("perf", prefix + "-" + i, shape));
+    }
+    return pods;
+  }
+
+  private static void awaitBound(AtomicInteger bound, int target, Duration timeout)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (bound.get() < target) {
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException("only " + bound.get() + " of " + target + " pods bound");
+      }
+      Thread.sleep(5);
+    }
+  }
+
+  private static double percentile(long[] sorted, double q) {
+    if (sorted.length == 0) {
+      return Double.NaN;
+    }
+    int idx = (int) Math.ceil(q * sorted.length) - 1;
+    return sorted[Math.max(0, Math.min(idx, sorted.length - 1))] / 1e6;
+  }
+
+  private static String key(Pod p) {
+    return p.getMetadata().getNamespace() + "/" + p.getMetadata().getName();
+  }
+}

@@ -1,0 +1,182 @@
+package io.berth.plugins.defaultpreemption;
+
+import io.berth.framework.Handle;
+import io.berth.framework.PodInfo;
+import io.berth.framework.Status;
+import io.berth.framework.WaitingPod;
+import io.berth.plugins.queuesort.PrioritySort;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodCondition;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import java.time.Clock;
+import java.time.temporal.ChronoUnit;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Carries out a chosen candidate, as upstream's {@code prepareCandidate} with asynchronous
+ * preemption off (v1.32's default). For every victim, in parallel: a victim already being deleted
+ * is left alone; a victim parked at Permit is rejected; any other gets the
+ * {@code DisruptionTarget=True} condition (reason {@code PreemptionByScheduler}) through a
+ * strategic merge patch of its status and is then deleted with its own grace period. Each
+ * preempted victim gets a {@code Preempted} event. A victim already gone counts as preempted
+ * without an event. Finally the lower-priority pods nominated to the node lose their nomination
+ * (a JSON merge patch of {@code status.nominatedNodeName}), so they look for room elsewhere at
+ * once; failures there are logged, not returned. Immutable and thread-safe; called from the
+ * scheduling thread, fans out on the handle's parallelizer.
+ */
+final class CandidatePreparation {
+  private static final Logger LOG = LoggerFactory.getLogger(CandidatePreparation.class);
+  static final String DISRUPTION_TARGET = "DisruptionTarget";
+  static final String REASON_PREEMPTION_BY_SCHEDULER = "PreemptionByScheduler";
+  static final String EVENT_REASON_PREEMPTED = "Preempted";
+  static final String EVENT_ACTION_PREEMPTING = "Preempting";
+
+  private final Handle handle;
+  private final Clock clock;
+
+  CandidatePreparation(Handle handle, Clock clock) {
+    this.handle = handle;
+    this.clock = clock;
+  }
+
+  /** Success, or the first error met while preempting a victim. */
+  Status prepare(Candidate candidate, Pod preemptor) {
+    List<Pod> victims = candidate.victims();
+    AtomicReference<Status> failure = new AtomicReference<>();
+    handle.parallelizer().until(victims.size(), i -> {
+      try {
+        preempt(victims.get(i), preemptor, candidate.nodeName());
+      } catch (RuntimeException e) {
+        LOG.error("Could not preempt pod {} for pod {}", key(victims.get(i)), key(preemptor), e);
+        failure.compareAndSet(null, Status.asError(e));
+      }
+    }, () -> failure.get() != null);
+    if (failure.get() != null) {
+      return failure.get();
+    }
+    clearLowerNominations(preemptor, candidate.nodeName());
+    return Status.SUCCESS;
+  }
+
+  private void preempt(Pod victim, Pod preemptor, String nodeName) {
+    if (victim.getMetadata().getDeletionTimestamp() != null) {
+      LOG.debug("Victim pod {} is already being deleted, no API call for it", key(victim));
+      return;
+    }
+    Optional<WaitingPod> waiting = handle.getWaitingPod(victim.getMetadata().getUid());
+    if (waiting.isPresent()) {
+      waiting.get().reject(DefaultPreemption.NAME, "preempted");
+      LOG.debug("Pod {} rejected waiting pod {} on node {}", key(preemptor), key(victim), nodeName);
+    } else if (!addDisruptionCondition(victim, preemptor) || !delete(victim)) {
+      LOG.debug("Victim pod {} is already deleted", key(victim));
+      return;
+    }
+    handle.eventRecorder().event(victim, "Normal", EVENT_REASON_PREEMPTED,
+        EVENT_ACTION_PREEMPTING, "Preempted by pod " + preemptor.getMetadata().getUid()
+            + " on node " + nodeName);
+  }
+
+  /** Returns false when the victim is gone. */
+  private boolean addDisruptionCondition(Pod victim, Pod preemptor) {
+    String schedulerName = preemptor.getSpec() == null
+        || preemptor.getSpec().getSchedulerName() == null ? ""
+        : preemptor.getSpec().getSchedulerName();
+    String message = schedulerName + ": preempting to accommodate a higher priority pod";
+    if (hasCondition(victim, message)) {
+      return true;
+    }
+    Map<String, Object> condition = new LinkedHashMap<>();
+    condition.put("type", DISRUPTION_TARGET);
+    condition.put("status", "True");
+    condition.put("reason", REASON_PREEMPTION_BY_SCHEDULER);
+    condition.put("message", message);
+    condition.put("lastTransitionTime", clock.instant().truncatedTo(ChronoUnit.SECONDS).toString());
+    return patchStatus(victim, PatchType.STRATEGIC_MERGE,
+        Map.of("status", Map.of("conditions", List.of(condition))));
+  }
+
+  private static boolean hasCondition(Pod victim, String message) {
+    if (victim.getStatus() == null || victim.getStatus().getConditions() == null) {
+      return false;
+    }
+    for (PodCondition c : victim.getStatus().getConditions()) {
+      if (DISRUPTION_TARGET.equals(c.getType())) {
+        return "True".equals(c.getStatus())
+            && REASON_PREEMPTION_BY_SCHEDULER.equals(c.getReason())
+            && Objects.equals(message, c.getMessage());
+      }
+    }
+    return false;
+  }
+
+  /** Deletes with the pod's own grace period; false when it was already gone. */
+  private boolean delete(Pod victim) {
+    try {
+      return !client().pods().inNamespace(victim.getMetadata().getNamespace())
+          .withName(victim.getMetadata().getName()).delete().isEmpty();
+    } catch (KubernetesClientException e) {
+      if (e.getCode() == 404) {
+        return false;
+      }
+      throw e;
+    }
+  }
+
+  /**
+   * Lower-priority pods nominated to this node may no longer fit there; clearing their nomination
+   * moves them back to the active queue sooner than waiting for the victims to terminate.
+   */
+  private void clearLowerNominations(Pod preemptor, String nodeName) {
+    int priority = PrioritySort.podPriority(preemptor);
+    for (PodInfo pi : handle.nominator().nominatedPodsForNode(nodeName)) {
+      Pod p = pi.pod();
+      if (PrioritySort.podPriority(p) >= priority || p.getStatus() == null
+          || p.getStatus().getNominatedNodeName() == null
+          || p.getStatus().getNominatedNodeName().isEmpty()) {
+        continue;
+      }
+      Map<String, Object> status = new LinkedHashMap<>();
+      status.put("nominatedNodeName", null);
+      try {
+        patchStatus(p, PatchType.JSON_MERGE, Map.of("status", status));
+      } catch (KubernetesClientException e) {
+        LOG.error("Cannot clear 'NominatedNodeName' field of pod {}", key(p), e);
+      }
+    }
+  }
+
+  /** Patches the status subresource; false when the pod is gone. */
+  private boolean patchStatus(Pod pod, PatchType type, Map<String, Object> patch) {
+    KubernetesClient client = client();
+    String json = client.getKubernetesSerialization().asJson(patch);
+    try {
+      client.pods().inNamespace(pod.getMetadata().getNamespace())
+          .withName(pod.getMetadata().getName()).subresource("status")
+          .patch(PatchContext.of(type), json);
+      return true;
+    } catch (KubernetesClientException e) {
+      if (e.getCode() == 404) {
+        return false;
+      }
+      throw e;
+    }
+  }
+
+  private KubernetesClient client() {
+    return handle.client();
+  }
+
+  private static String key(Pod pod) {
+    return pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName();
+  }
+}
