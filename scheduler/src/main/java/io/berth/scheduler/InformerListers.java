@@ -12,10 +12,10 @@ import java.util.Optional;
  * Gives plugins listers over the daemon's shared informer factory (the informer is created on
  * first request, so plugin factories must ask before the factory starts). Thread-safe.
  */
-final class InformerListers implements ListerProvider {
+public final class InformerListers implements ListerProvider {
   private final SharedInformerFactory informers;
 
-  InformerListers(SharedInformerFactory informers) {
+  public InformerListers(SharedInformerFactory informers) {
     this.informers = informers;
   }
 

@@ -21,13 +21,19 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
+import io.berth.framework.runtime.Registry;
+import io.berth.plugins.InTreeRegistry;
+import io.berth.scheduler.InformerListers;
+import io.berth.scheduler.KubernetesEventRecorder;
+import io.berth.scheduler.SchedulerAssembly;
+import io.berth.scheduler.config.SchedulerConfigLoader;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The demo the simulator runs: an embedded cluster with simulated nodes across zones, Berth's ReplicaSet and
- * Deployment controllers, informers on pods and nodes that log what they see, a stand-in binder until Berth's
- * scheduler lands, and a script: a Deployment rolled out and updated, a cordoned node and a graceful deletion, a
+ * Deployment controllers, Berth's scheduler with the default profile, informers on pods and nodes that log what
+ * they see, and a script: a Deployment rolled out and updated, a cordoned node and a graceful deletion, a
  * scale-up while every watch is dropped (the informers resume from their resourceVersions), and an expired
  * resourceVersion (the informers relist and learn of a missed delete as a tombstone). Ends with the pod
  * informer's cache compared to the server.
@@ -53,7 +59,7 @@ final class DemoScenario implements AutoCloseable {
   private EmbeddedCluster cluster;
   private KubernetesClient client;
   private SharedInformerFactory informers;
-  private DemoBinder binder;
+  private SchedulerAssembly scheduler;
   private InProcessControllers controllers;
 
   DemoScenario(Options options) {
@@ -88,9 +94,16 @@ final class DemoScenario implements AutoCloseable {
     podInformer.addEventHandler(podLog);
     nodeInformer.addEventHandler(new InformerLog<>("node", DemoScenario::describe));
     Lister<Pod> pods = informers.lister(Pod.class, NS);
-    Lister<Node> nodes = informers.lister(Node.class);
-    binder = new DemoBinder(client, pods, nodes);
-    podInformer.addEventHandler(binder);
+    step("starting Berth's scheduler (default profile) on the same informers");
+    Registry registry = InTreeRegistry.create();
+    Lister<Pod> allPods = informers.lister(Pod.class);
+    scheduler = SchedulerAssembly.builder(SchedulerConfigLoader.defaults(registry), registry).client(client)
+        .listers(new InformerListers(informers))
+        .eventRecorders(name -> new KubernetesEventRecorder(client, name))
+        .informerPod(p -> allPods.get(p.getMetadata().getNamespace(), p.getMetadata().getName()))
+        .build();
+    informers.informerFor(Pod.class).addEventHandler(scheduler.podHandler());
+    nodeInformer.addEventHandler(scheduler.nodeHandler());
     step("starting Berth's ReplicaSet and Deployment controllers on the same informers");
     controllers = new InProcessControllers(client, informers);
     informers.start();
@@ -98,10 +111,11 @@ final class DemoScenario implements AutoCloseable {
       throw new IllegalStateException("informers did not sync within " + WAIT);
     }
     controllers.start(5);
+    scheduler.start();
     int replicas = options.pods();
 
-    step("creating Deployment web with %d replicas: a ReplicaSet, its pods, bound by the stand-in binder, run by "
-        + "the simulated kubelet", replicas);
+    step("creating Deployment web with %d replicas: a ReplicaSet, its pods, spread over zones by Berth's "
+        + "scheduler, run by the simulated kubelet", replicas);
     client.apps().deployments().inNamespace(NS).resource(deployment(replicas, "nginx:1.27")).create();
     await("web available", () -> rolledOut(replicas) && running(pods) == replicas);
 
@@ -211,8 +225,12 @@ final class DemoScenario implements AutoCloseable {
         Thread.currentThread().interrupt();
       }
     }
-    if (binder != null) {
-      binder.close();
+    if (scheduler != null) {
+      try {
+        scheduler.stop(Duration.ofSeconds(10));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
     }
     if (informers != null) {
       informers.shutdown();

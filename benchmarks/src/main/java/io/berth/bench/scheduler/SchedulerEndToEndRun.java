@@ -1,0 +1,118 @@
+package io.berth.bench.scheduler;
+
+import io.berth.embedded.EmbeddedCluster;
+import io.berth.embedded.NodeSpec;
+import io.berth.framework.runtime.Registry;
+import io.berth.informer.Lister;
+import io.berth.informer.ResourceEventHandler;
+import io.berth.informer.SharedInformerFactory;
+import io.berth.plugins.InTreeRegistry;
+import io.berth.scheduler.InformerListers;
+import io.berth.scheduler.SchedulerAssembly;
+import io.berth.scheduler.config.SchedulerConfigLoader;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The scheduler end to end against the embedded API server over HTTP: informers, the binding
+ * subresource, events and status writes. Creates the nodes, then the pods from 4 client threads,
+ * and reports pods/s from the first create to the last pod seen bound, the mean Bind call and how
+ * much of the pod's cost is the server's (compared with the in-process harness at the same size).
+ *
+ * <p>{@code java -cp benchmarks/target/benchmarks.jar io.berth.bench.scheduler.SchedulerEndToEndRun
+ * [nodes] [pods]}; defaults 500 2000.
+ */
+public final class SchedulerEndToEndRun {
+  private static final Logger LOG = LoggerFactory.getLogger(SchedulerEndToEndRun.class);
+
+  private SchedulerEndToEndRun() {}
+
+  public static void main(String[] args) throws Exception {
+    int nodes = args.length > 0 ? Integer.parseInt(args[0]) : 500;
+    int pods = args.length > 1 ? Integer.parseInt(args[1]) : 2000;
+    // the same size in process first (its second run, warm), then over HTTP
+    SchedulerThroughputRun.run(PerfWorkload.schedulingBasic(nodes, 0, pods));
+    var inProcess = SchedulerThroughputRun.run(PerfWorkload.schedulingBasic(nodes, 0, pods));
+    LOG.info("in process: {}", SchedulerThroughputRun.format(inProcess));
+    try (EmbeddedCluster cluster = EmbeddedCluster.builder().start()) {
+      for (int i = 0; i < nodes; i++) {
+        cluster.nodes().add(NodeSpec.node("node-" + i).withCpu("4").withMemory("32Gi"));
+      }
+      KubernetesClient client = cluster.newClient();
+      Registry registry = InTreeRegistry.create();
+      SimpleMeterRegistry metrics = new SimpleMeterRegistry();
+      SharedInformerFactory informers = new SharedInformerFactory(client);
+      Lister<Pod> podLister = informers.lister(Pod.class);
+      SchedulerAssembly assembly = SchedulerAssembly.builder(SchedulerConfigLoader.defaults(registry),
+          registry).client(client).listers(new InformerListers(informers)).meterRegistry(metrics)
+          .informerPod(p -> podLister.get(p.getMetadata().getNamespace(), p.getMetadata().getName()))
+          .build();
+      AtomicInteger bound = new AtomicInteger();
+      informers.informerFor(Pod.class).addEventHandler(assembly.podHandler());
+      informers.informerFor(Pod.class).addEventHandler(new ResourceEventHandler<>() {
+        @Override
+        public void onUpdate(Pod oldPod, Pod newPod) {
+          if (oldPod.getSpec().getNodeName() == null && newPod.getSpec().getNodeName() != null) {
+            bound.incrementAndGet();
+          }
+        }
+      });
+      informers.informerFor(Node.class).addEventHandler(assembly.nodeHandler());
+      informers.start();
+      informers.waitForCacheSync(Duration.ofMinutes(2));
+      assembly.start();
+      List<Pod> toCreate = new ArrayList<>(pods);
+      for (int i = 0; i < pods; i++) {
+        toCreate.add(PerfObjects.pod("default", "e2e-" + i, b -> b.editMetadata().withUid(null)
+            .withResourceVersion(null).withCreationTimestamp(null).endMetadata()));
+      }
+      long t0 = System.nanoTime();
+      ExecutorService creators = Executors.newFixedThreadPool(4);
+      List<Future<?>> futures = new ArrayList<>();
+      for (int t = 0; t < 4; t++) {
+        int first = t;
+        futures.add(creators.submit(() -> {
+          for (int i = first; i < pods; i += 4) {
+            client.pods().inNamespace("default").resource(toCreate.get(i)).create();
+          }
+        }));
+      }
+      for (Future<?> f : futures) {
+        f.get();
+      }
+      long created = System.nanoTime() - t0;
+      while (bound.get() < pods) {
+        Thread.sleep(10);
+      }
+      long elapsed = System.nanoTime() - t0;
+      creators.shutdown();
+      creators.awaitTermination(10, TimeUnit.SECONDS);
+      Timer bind = metrics.find("scheduler.framework.extension.point.duration")
+          .tag("extension_point", "Bind").timer();
+      double bindMeanMs = bind == null ? Double.NaN : bind.mean(TimeUnit.MILLISECONDS);
+      double e2ePerPodMs = elapsed / 1e6 / pods;
+      double inProcPerPodMs = 1000.0 / inProcess.overallPodsPerSecond();
+      LOG.info(String.format("%nend to end: %d nodes, %d pods: %.0f pods/s (creates took %.1f s,"
+          + " all bound after %.1f s); mean Bind call %.2f ms; in process %.0f pods/s;"
+          + " server share of the per-pod time %.0f%%", nodes, pods, pods / (elapsed / 1e9),
+          created / 1e9, elapsed / 1e9, bindMeanMs, inProcess.overallPodsPerSecond(),
+          100 * (1 - inProcPerPodMs / e2ePerPodMs)));
+      assembly.stop(Duration.ofSeconds(10));
+      informers.shutdown();
+      client.close();
+    }
+  }
+}
