@@ -24,7 +24,11 @@ final class InProcessScheduler implements AutoCloseable {
   final PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
 
   InProcessScheduler(KubernetesClient client, String configYaml) throws InterruptedException {
-    Registry registry = InTreeRegistry.create();
+    this(client, configYaml, InTreeRegistry.create());
+  }
+
+  InProcessScheduler(KubernetesClient client, String configYaml, Registry registry)
+      throws InterruptedException {
     SchedulerConfiguration config = configYaml == null ? SchedulerConfigLoader.defaults(registry)
         : SchedulerConfigLoader.load(configYaml, registry);
     informers = new SharedInformerFactory(client);

@@ -1,27 +1,86 @@
 package io.berth.bench.scheduler;
 
+import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.TopologySpreadConstraintBuilder;
 import java.util.function.IntFunction;
 import java.util.function.UnaryOperator;
 
 /**
  * A scheduler_perf workload: how many nodes (and their zones), how many pods are scheduled first
- * and how many are measured, and how each kind of pod is shaped. Immutable.
+ * and how many are measured, and how each kind of pod is shaped, following scheduler_perf's
+ * templates (pod-default, pod-with-topology-spreading, pod-with-node-affinity,
+ * pod-with-pod-anti-affinity, pod-with-pod-affinity). Immutable.
  */
 record PerfWorkload(String name, int nodes, IntFunction<String> zoneOf, int initPods,
     UnaryOperator<PodBuilder> initPod, int measuredPods, UnaryOperator<PodBuilder> measuredPod) {
+
+  static final String ZONE = "topology.kubernetes.io/zone";
+  static final String HOSTNAME = "kubernetes.io/hostname";
 
   static PerfWorkload schedulingBasic(int nodes, int initPods, int measuredPods) {
     return new PerfWorkload("SchedulingBasic", nodes, i -> null, initPods, b -> b, measuredPods,
         b -> b);
   }
 
+  /** Measured pods spread over three zones with maxSkew 5 (DoNotSchedule). */
+  static PerfWorkload topologySpreading(int nodes, int initPods, int measuredPods) {
+    String[] zones = {"moon-1", "moon-2", "moon-3"};
+    return new PerfWorkload("TopologySpreading", nodes, i -> zones[i % 3], initPods, b -> b,
+        measuredPods, b -> b.editMetadata().addToLabels("color", "blue").endMetadata().editSpec()
+            .addToTopologySpreadConstraints(new TopologySpreadConstraintBuilder().withMaxSkew(5)
+                .withTopologyKey(ZONE).withWhenUnsatisfiable("DoNotSchedule")
+                .withLabelSelector(new LabelSelectorBuilder().addToMatchLabels("color", "blue")
+                    .build()).build())
+            .endSpec());
+  }
+
+  /** Measured pods require a zone every node has (In zone1, zone2). */
+  static PerfWorkload nodeAffinity(int nodes, int initPods, int measuredPods) {
+    return new PerfWorkload("SchedulingNodeAffinity", nodes, i -> "zone1", initPods, b -> b,
+        measuredPods, b -> b.editSpec().withNewAffinity().withNewNodeAffinity()
+            .withNewRequiredDuringSchedulingIgnoredDuringExecution().addNewNodeSelectorTerm()
+            .addNewMatchExpression().withKey(ZONE).withOperator("In").withValues("zone1", "zone2")
+            .endMatchExpression().endNodeSelectorTerm()
+            .endRequiredDuringSchedulingIgnoredDuringExecution().endNodeAffinity().endAffinity()
+            .endSpec());
+  }
+
+  /** Every pod (init and measured) repels the others by hostname. */
+  static PerfWorkload podAntiAffinity(int nodes, int initPods, int measuredPods) {
+    UnaryOperator<PodBuilder> shape = b -> b.editMetadata().addToLabels("color", "green")
+        .endMetadata().editSpec().withNewAffinity().withNewPodAntiAffinity()
+        .addNewRequiredDuringSchedulingIgnoredDuringExecution().withTopologyKey(HOSTNAME)
+        .withNamespaces("perf").withNewLabelSelector().addToMatchLabels("color", "green")
+        .endLabelSelector().endRequiredDuringSchedulingIgnoredDuringExecution()
+        .endPodAntiAffinity().endAffinity().endSpec();
+    return new PerfWorkload("SchedulingPodAntiAffinity", nodes, i -> "zone1", initPods, shape,
+        measuredPods, shape);
+  }
+
+  /** Every pod (init and measured) is attracted to the others by zone. */
+  static PerfWorkload podAffinity(int nodes, int initPods, int measuredPods) {
+    UnaryOperator<PodBuilder> shape = b -> b.editMetadata().addToLabels("color", "blue")
+        .endMetadata().editSpec().withNewAffinity().withNewPodAffinity()
+        .addNewRequiredDuringSchedulingIgnoredDuringExecution().withTopologyKey(ZONE)
+        .withNamespaces("perf").withNewLabelSelector().addToMatchLabels("color", "blue")
+        .endLabelSelector().endRequiredDuringSchedulingIgnoredDuringExecution()
+        .endPodAffinity().endAffinity().endSpec();
+    return new PerfWorkload("SchedulingPodAffinity", nodes, i -> "zone1", initPods, shape,
+        measuredPods, shape);
+  }
+
   /** The workload named {@code name} with the given sizes. */
   static PerfWorkload named(String name, int nodes, int initPods, int measuredPods) {
     return switch (name) {
       case "SchedulingBasic" -> schedulingBasic(nodes, initPods, measuredPods);
-      default -> throw new IllegalArgumentException("unknown workload " + name
-          + "; known: SchedulingBasic");
+      case "TopologySpreading" -> topologySpreading(nodes, initPods, measuredPods);
+      case "SchedulingNodeAffinity" -> nodeAffinity(nodes, initPods, measuredPods);
+      case "SchedulingPodAntiAffinity" -> podAntiAffinity(nodes, initPods, measuredPods);
+      case "SchedulingPodAffinity" -> podAffinity(nodes, initPods, measuredPods);
+      default -> throw new IllegalArgumentException("unknown workload " + name + "; known:"
+          + " SchedulingBasic, TopologySpreading, SchedulingNodeAffinity,"
+          + " SchedulingPodAntiAffinity, SchedulingPodAffinity");
     };
   }
 }

@@ -87,7 +87,7 @@ final class DryRunPreemption {
 
     void add(Candidate c) {
       int slot = next.getAndIncrement();
-      if (slot < items.length() || true) { if (slot >= items.length()) return;
+      if (slot < items.length()) {
         items.set(slot, c);
       }
     }

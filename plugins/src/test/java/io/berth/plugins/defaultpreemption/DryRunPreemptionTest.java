@@ -26,6 +26,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -231,6 +232,29 @@ class DryRunPreemptionTest {
           .isEqualTo(tc.expectedFilterCalls()[cycle]);
       before = fake.calls.get();
     }
+  }
+
+  @Test
+  void dryRunWorksOnCopiesAndLeavesSnapshotAndCycleStateUntouched() {
+    Pod preemptor = pod("p").label("foo", "").priority(HIGH).req(SMALL).obj();
+    List<NodeInfo> nodes = nodeInfos(topologyNodes("node1"), List.of(
+        pod("v").node("node1").label("foo", "").priority(LOW).req(SMALL)
+            .antiAffinityExists("foo", "hostname").obj()));
+    NodeInfo node1 = nodes.get(0);
+    long generation = node1.generation();
+    PreemptionRuntime rt = PreemptionRuntime.builder().fit().interPodAffinity().nodes(nodes)
+        .build();
+    CycleState state = rt.preFiltered(preemptor);
+    assertThat(rt.fw.runFilterPlugins(state, preemptor, node1).isSuccess()).isFalse();
+
+    DryRunPreemption.Result r = rt.plugin.dryRunPreemption(state, preemptor, nodes, List.of(), 0,
+        1);
+
+    assertThat(render(r.candidates())).containsExactly("node1 [v] pdb=0");
+    assertThat(node1.pods()).extracting(pi -> pi.name()).containsExactly("v");
+    assertThat(node1.generation()).isEqualTo(generation);
+    // the anti-affinity counts in the cycle state still include the victim
+    assertThat(rt.fw.runFilterPlugins(state, preemptor, node1).isSuccess()).isFalse();
   }
 
   /** Candidates sorted by node, victims sorted by name, as upstream's comparison. */
