@@ -2,6 +2,7 @@ package io.berth.plugins;
 
 import io.berth.framework.runtime.Registry;
 import io.berth.plugins.defaultbinder.DefaultBinder;
+import io.berth.plugins.defaultpreemption.DefaultPreemption;
 import io.berth.plugins.imagelocality.ImageLocality;
 import io.berth.plugins.interpodaffinity.InterPodAffinity;
 import io.berth.plugins.nodeaffinity.NodeAffinity;
@@ -39,6 +40,7 @@ public final class InTreeRegistry {
         .register(VolumeBinding.NAME, VolumeBinding::create)
         .register(PodTopologySpread.NAME, PodTopologySpread::create)
         .register(InterPodAffinity.NAME, InterPodAffinity::create)
+        .register(DefaultPreemption.NAME, DefaultPreemption::create)
         .register(NodeResourcesBalancedAllocation.NAME, NodeResourcesBalancedAllocation::create)
         .register(ImageLocality.NAME, ImageLocality::create)
         .register(DefaultBinder.NAME, DefaultBinder::create);

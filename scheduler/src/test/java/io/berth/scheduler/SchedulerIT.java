@@ -115,7 +115,8 @@ class SchedulerIT {
     // only for lack of cpu left by the first, bound pod
     create(pod("b", "600m", "default-scheduler"));
     await().atMost(WAIT).untilAsserted(() -> assertThat(condition("b")).isNotNull());
-    assertThat(condition("b").getMessage()).isEqualTo("0/1 nodes are available: 1 Insufficient cpu.");
+    assertThat(condition("b").getMessage()).isEqualTo("0/1 nodes are available: 1 Insufficient cpu."
+        + " preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod..");
     assertThat(condition("b").getReason()).isEqualTo("Unschedulable");
   }
 
@@ -148,10 +149,12 @@ class SchedulerIT {
     create(pod("big", "3", "default-scheduler"));
     await().atMost(WAIT).untilAsserted(() -> assertThat(condition("big")).isNotNull());
     assertThat(condition("big").getStatus()).isEqualTo("False");
-    assertThat(condition("big").getMessage()).isEqualTo("0/2 nodes are available: 2 Insufficient cpu.");
+    String expected = "0/2 nodes are available: 2 Insufficient cpu. preemption: 0/2 nodes are"
+        + " available: 2 No preemption victims found for incoming pod..";
+    assertThat(condition("big").getMessage()).isEqualTo(expected);
     await().atMost(WAIT).until(() -> client.v1().events().inNamespace("default").list().getItems()
         .stream().anyMatch(e -> "FailedScheduling".equals(e.getReason())
-            && e.getMessage().equals("0/2 nodes are available: 2 Insufficient cpu.")));
+            && e.getMessage().equals(expected)));
     cluster.nodes().add(NodeSpec.node("large").withCpu("8"));
     await().atMost(WAIT).until(() -> "large".equals(client.pods().inNamespace("default")
         .withName("big").get().getSpec().getNodeName()));

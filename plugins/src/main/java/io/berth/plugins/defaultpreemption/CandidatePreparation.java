@@ -52,6 +52,7 @@ final class CandidatePreparation {
   /** Success, or the first error met while preempting a victim. */
   Status prepare(Candidate candidate, Pod preemptor) {
     List<Pod> victims = candidate.victims();
+    // the first failure, set by whichever victim's worker fails first
     AtomicReference<Status> failure = new AtomicReference<>();
     handle.parallelizer().until(victims.size(), i -> {
       try {
@@ -92,31 +93,31 @@ final class CandidatePreparation {
         || preemptor.getSpec().getSchedulerName() == null ? ""
         : preemptor.getSpec().getSchedulerName();
     String message = schedulerName + ": preempting to accommodate a higher priority pod";
-    if (hasCondition(victim, message)) {
-      return true;
+    Optional<PodCondition> existing = disruptionTarget(victim);
+    boolean wasTrue = existing.isPresent() && "True".equals(existing.get().getStatus());
+    if (wasTrue && REASON_PREEMPTION_BY_SCHEDULER.equals(existing.get().getReason())
+        && Objects.equals(message, existing.get().getMessage())) {
+      return true; // unchanged: no status write, as upstream's UpdatePodCondition
     }
     Map<String, Object> condition = new LinkedHashMap<>();
     condition.put("type", DISRUPTION_TARGET);
     condition.put("status", "True");
     condition.put("reason", REASON_PREEMPTION_BY_SCHEDULER);
     condition.put("message", message);
-    condition.put("lastTransitionTime", clock.instant().truncatedTo(ChronoUnit.SECONDS).toString());
+    // the transition time moves only when the status does
+    condition.put("lastTransitionTime", wasTrue && existing.get().getLastTransitionTime() != null
+        ? existing.get().getLastTransitionTime()
+        : clock.instant().truncatedTo(ChronoUnit.SECONDS).toString());
     return patchStatus(victim, PatchType.STRATEGIC_MERGE,
         Map.of("status", Map.of("conditions", List.of(condition))));
   }
 
-  private static boolean hasCondition(Pod victim, String message) {
+  private static Optional<PodCondition> disruptionTarget(Pod victim) {
     if (victim.getStatus() == null || victim.getStatus().getConditions() == null) {
-      return false;
+      return Optional.empty();
     }
-    for (PodCondition c : victim.getStatus().getConditions()) {
-      if (DISRUPTION_TARGET.equals(c.getType())) {
-        return "True".equals(c.getStatus())
-            && REASON_PREEMPTION_BY_SCHEDULER.equals(c.getReason())
-            && Objects.equals(message, c.getMessage());
-      }
-    }
-    return false;
+    return victim.getStatus().getConditions().stream()
+        .filter(c -> DISRUPTION_TARGET.equals(c.getType())).findFirst();
   }
 
   /** Deletes with the pod's own grace period; false when it was already gone. */

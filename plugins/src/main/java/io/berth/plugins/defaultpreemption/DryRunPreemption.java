@@ -40,6 +40,7 @@ final class DryRunPreemption {
       int candidatesNum) {
     CandidateList nonViolating = new CandidateList(candidatesNum);
     CandidateList violating = new CandidateList(candidatesNum);
+    // shared by the workers of this run: atomic flag, concurrent map, synchronized list
     AtomicBoolean enough = new AtomicBoolean();
     Map<String, Status> statuses = new ConcurrentHashMap<>();
     List<Status> errors = Collections.synchronizedList(new ArrayList<>());

@@ -41,7 +41,7 @@ final class VictimOrdering {
     }
   }
 
-  /** The earliest start time among the victims of the highest priority ({@code victims} non-empty). */
+  /** The earliest start time among the highest-priority victims; {@code victims} non-empty. */
   Instant earliestStartOfHighestPriority(List<Pod> victims) {
     int maxPriority = Integer.MIN_VALUE;
     Instant earliest = null;

@@ -19,6 +19,7 @@ import io.berth.framework.PreScorePlugin;
 import io.berth.framework.ScorePlugin;
 import io.berth.framework.Status;
 import io.berth.framework.StatusException;
+import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.ReplicationController;
 import io.fabric8.kubernetes.api.model.Service;
@@ -41,8 +42,10 @@ import java.util.Optional;
  *
  * <p>One instance per profile, created by {@link #create}; the runtime calls PreFilter, PreScore
  * and NormalizeScore on the scheduling thread and Filter and Score on many threads at once. The
- * plugin itself holds only immutable configuration; per-cycle data lives in {@link CycleState}
- * ({@code PreFilterPodTopologySpread}, {@code PreScorePodTopologySpread}).
+ * plugin itself holds immutable configuration and a thread-safe {@link CountingMemo} through
+ * which PreFilter reuses the per-node counts of nodes unchanged since an earlier cycle; per-cycle
+ * data lives in {@link CycleState} ({@code PreFilterPodTopologySpread},
+ * {@code PreScorePodTopologySpread}).
  */
 public final class PodTopologySpread implements PreFilterPlugin, FilterPlugin, PreScorePlugin,
     ScorePlugin, EnqueueExtensions {
@@ -67,6 +70,8 @@ public final class PodTopologySpread implements PreFilterPlugin, FilterPlugin, P
   private final SpreadHints hints;
   private final PreFilterExtensions extensions = new Extensions();
   private final ScoreExtensions scoreExtensions = this::normalizeScore;
+  // thread-safe (see CountingMemo): PreFilter's per-node counts carried across cycles
+  private final CountingMemo memo = new CountingMemo();
 
   private PodTopologySpread(Handle handle, boolean systemDefaulted, ConstraintSource source) {
     this.handle = handle;
@@ -110,8 +115,13 @@ public final class PodTopologySpread implements PreFilterPlugin, FilterPlugin, P
     if (constraints.isEmpty()) {
       return PreFilterResult.of(Status.skip());
     }
-    state.write(PreFilterState.KEY,
-        PreFilterState.count(pod, constraints, nodes, handle.parallelizer()));
+    Tally tally = memo.acquire(CountingMemo.keyOf(pod, constraints), constraints.size());
+    try {
+      state.write(PreFilterState.KEY,
+          PreFilterState.count(pod, constraints, nodes, handle.parallelizer(), tally));
+    } finally {
+      memo.release(tally);
+    }
     return PreFilterResult.SUCCESS;
   }
 
@@ -128,8 +138,8 @@ public final class PodTopologySpread implements PreFilterPlugin, FilterPlugin, P
     } catch (StatusException e) {
       return e.status();
     }
-    return nodeInfo.node().map(node -> s.filter(pod, node))
-        .orElseGet(() -> Status.error("node not found"));
+    Optional<Node> node = nodeInfo.node();
+    return node.isPresent() ? s.filter(pod, node.get()) : Status.error("node not found");
   }
 
   @Override

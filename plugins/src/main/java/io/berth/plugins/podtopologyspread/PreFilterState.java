@@ -6,87 +6,103 @@ import io.berth.framework.StateData;
 import io.berth.framework.Status;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
-import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.locks.ReadWriteLock;
-import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Predicate;
 
 /**
  * What PreFilter computed for the hard (DoNotSchedule) constraints of the pod being scheduled:
  * per constraint, the number of matching pods in every eligible topology domain and the two
  * smallest of those counts. Filter reads it from many threads; AddPod/RemovePod (nominated pods,
- * preemption) change the counts. The constraints are immutable; the counts and critical paths are
- * guarded by {@code lock} (read for Filter, write for AddPod/RemovePod), as upstream does.
+ * preemption) change the counts. The constraints and the pod's self-match flags are immutable;
+ * the counts and critical paths live in an immutable {@link Domains} array held in the volatile
+ * {@code counts}: Filter reads it without locking, and AddPod/RemovePod, holding {@code this},
+ * publish a changed copy (copy-on-write), so {@link #copy()} can share it.
  */
 final class PreFilterState implements StateData {
   static final String KEY = "PreFilter" + PodTopologySpread.NAME;
 
-  private final ReadWriteLock lock = new ReentrantReadWriteLock();
   private final List<SpreadConstraint> constraints;
-  // guarded by lock; index = constraint index, key = topology value
-  private final List<Map<String, Integer>> matchNums;
-  // guarded by lock; index = constraint index
-  private final List<CriticalPaths> criticalPaths;
+  // the labels of the pod PreFilter ran for, and whether each constraint selects them
+  private final Map<String, String> podLabels;
+  private final int[] selfMatch;
+  // immutable snapshot, replaced (never mutated) by writers holding this; index = constraint
+  private volatile Domains[] counts;
 
-  private PreFilterState(List<SpreadConstraint> constraints, List<Map<String, Integer>> matchNums,
-      List<CriticalPaths> criticalPaths) {
+  /**
+   * One constraint's counts, never mutated once built: topology value to index in {@code nums},
+   * the counts, the critical paths, and the global minimum Filter uses (0 while fewer domains
+   * than minDomains are eligible).
+   */
+  private record Domains(Map<String, Integer> ids, int[] nums, CriticalPaths paths, int minMatch) {
+    static Domains of(Map<String, Integer> ids, int[] nums, CriticalPaths paths, int minDomains) {
+      return new Domains(ids, nums, paths, ids.size() < minDomains ? 0 : paths.minMatchNum());
+    }
+
+    int num(String value) {
+      Integer id = ids.get(value);
+      return id == null ? 0 : nums[id];
+    }
+
+    /** A copy with {@code delta} added to {@code value}'s count (the domain added if new). */
+    Domains plus(String value, int delta, int minDomains) {
+      Integer id = ids.get(value);
+      Map<String, Integer> newIds = ids;
+      int[] newNums;
+      if (id == null) {
+        id = nums.length;
+        newIds = new HashMap<>(ids);
+        newIds.put(value, id);
+        newNums = Arrays.copyOf(nums, id + 1);
+      } else {
+        newNums = nums.clone();
+      }
+      newNums[id] += delta;
+      CriticalPaths newPaths = paths.copy();
+      newPaths.update(value, newNums[id]);
+      return of(newIds, newNums, newPaths, minDomains);
+    }
+  }
+
+  private PreFilterState(List<SpreadConstraint> constraints, Map<String, String> podLabels,
+      int[] selfMatch, Domains[] counts) {
     this.constraints = constraints;
-    this.matchNums = matchNums;
-    this.criticalPaths = criticalPaths;
+    this.podLabels = podLabels;
+    this.selfMatch = selfMatch;
+    this.counts = counts;
   }
 
   /**
    * Counts, over the nodes that hold every constraint's topology key and pass the constraint's
-   * node inclusion policies, the pods in the pod's namespace matching each selector. Nodes are
-   * processed on the parallelizer; each worker writes only its own slot of {@code perNode}, which
-   * is read after {@link Parallelizer#until} has returned (it waits for every piece).
+   * node inclusion policies, the pods in the pod's namespace matching each selector. Only nodes
+   * changed since {@code tally} last counted them are recounted, on the parallelizer when many.
    */
   static PreFilterState count(Pod pod, List<SpreadConstraint> constraints, List<NodeInfo> nodes,
-      Parallelizer parallelizer) {
-    Predicate<Node> affinity = SpreadConstraint.requiredNodeAffinity(pod);
-    String namespace = pod.getMetadata().getNamespace();
-    int[][] perNode = new int[nodes.size()][];
-    parallelizer.until(nodes.size(), n -> {
-      Node node = nodes.get(n).getNode();
-      Map<String, String> labels = SpreadConstraint.labelsOf(node);
-      if (!SpreadConstraint.hasAllTopologyKeys(labels, constraints)) {
-        return;
-      }
-      int[] counts = new int[constraints.size()];
-      for (int i = 0; i < constraints.size(); i++) {
-        SpreadConstraint c = constraints.get(i);
-        counts[i] = c.includesNode(pod, node, affinity)
-            ? c.countMatchingPods(nodes.get(n), namespace) : -1;
-      }
-      perNode[n] = counts;
-    });
-    List<Map<String, Integer>> matchNums = new ArrayList<>(constraints.size());
+      Parallelizer parallelizer, Tally tally) {
+    Tally.DomainCounts[] perConstraint = tally.refresh(pod, constraints, nodes, parallelizer);
+    Domains[] domains = new Domains[constraints.size()];
     for (int i = 0; i < constraints.size(); i++) {
-      matchNums.add(new HashMap<>());
-    }
-    for (int n = 0; n < perNode.length; n++) {
-      if (perNode[n] == null) {
-        continue;
-      }
-      Map<String, String> labels = SpreadConstraint.labelsOf(nodes.get(n).getNode());
-      for (int i = 0; i < constraints.size(); i++) {
-        if (perNode[n][i] >= 0) {
-          matchNums.get(i).merge(labels.get(constraints.get(i).topologyKey()), perNode[n][i],
-              Integer::sum);
-        }
-      }
-    }
-    List<CriticalPaths> paths = new ArrayList<>(constraints.size());
-    for (Map<String, Integer> domainCounts : matchNums) {
+      Tally.DomainCounts dc = perConstraint[i];
       CriticalPaths p = new CriticalPaths();
-      domainCounts.forEach(p::update);
-      paths.add(p);
+      int[] nums = dc.nums();
+      dc.ids().forEach((value, id) -> p.update(value, nums[id]));
+      domains[i] = Domains.of(dc.ids(), nums, p, constraints.get(i).minDomains());
     }
-    return new PreFilterState(List.copyOf(constraints), matchNums, paths);
+    Map<String, String> labels = pod.getMetadata().getLabels();
+    int[] self = new int[constraints.size()];
+    for (int i = 0; i < constraints.size(); i++) {
+      self[i] = constraints.get(i).selects(labels) ? 1 : 0;
+    }
+    return new PreFilterState(List.copyOf(constraints), labels, self, domains);
+  }
+
+  /** As {@link #count(Pod, List, List, Parallelizer, Tally)} counting every node afresh. */
+  static PreFilterState count(Pod pod, List<SpreadConstraint> constraints, List<NodeInfo> nodes,
+      Parallelizer parallelizer) {
+    return count(pod, constraints, nodes, parallelizer, new Tally(constraints.size()));
   }
 
   List<SpreadConstraint> constraints() {
@@ -101,33 +117,22 @@ final class PreFilterState implements StateData {
    */
   Status filter(Pod pod, Node node) {
     Map<String, String> nodeLabels = SpreadConstraint.labelsOf(node);
-    Map<String, String> podLabels = pod.getMetadata().getLabels();
-    lock.readLock().lock();
-    try {
-      for (int i = 0; i < constraints.size(); i++) {
-        SpreadConstraint c = constraints.get(i);
-        String value = nodeLabels.get(c.topologyKey());
-        if (value == null) {
-          return Status.unresolvable(PodTopologySpread.ERR_REASON_NODE_LABEL_NOT_MATCH);
-        }
-        long selfMatch = c.selects(podLabels) ? 1 : 0;
-        long skew = matchNums.get(i).getOrDefault(value, 0) + selfMatch - minMatchNum(i);
-        if (skew > c.maxSkew()) {
-          return Status.unschedulable(PodTopologySpread.ERR_REASON_CONSTRAINTS_NOT_MATCH);
-        }
+    Map<String, String> labels = pod.getMetadata().getLabels();
+    Domains[] current = counts;
+    for (int i = 0; i < constraints.size(); i++) {
+      SpreadConstraint c = constraints.get(i);
+      String value = nodeLabels.get(c.topologyKey());
+      if (value == null) {
+        return Status.unresolvable(PodTopologySpread.ERR_REASON_NODE_LABEL_NOT_MATCH);
       }
-      return Status.SUCCESS;
-    } finally {
-      lock.readLock().unlock();
+      int self = labels == podLabels ? selfMatch[i] : (c.selects(labels) ? 1 : 0);
+      Domains d = current[i];
+      long skew = (long) d.num(value) + self - d.minMatch();
+      if (skew > c.maxSkew()) {
+        return Status.unschedulable(PodTopologySpread.ERR_REASON_CONSTRAINTS_NOT_MATCH);
+      }
     }
-  }
-
-  /** Caller holds the lock. */
-  private int minMatchNum(int i) {
-    if (matchNums.get(i).size() < constraints.get(i).minDomains()) {
-      return 0;
-    }
-    return criticalPaths.get(i).minMatchNum();
+    return Status.SUCCESS;
   }
 
   /**
@@ -145,57 +150,44 @@ final class PreFilterState implements StateData {
     }
     Predicate<Node> affinity = SpreadConstraint.requiredNodeAffinity(podToSchedule);
     Map<String, String> changedLabels = changed.getMetadata().getLabels();
-    lock.writeLock().lock();
-    try {
+    boolean[] counted = new boolean[constraints.size()];
+    boolean any = false;
+    for (int i = 0; i < constraints.size(); i++) {
+      SpreadConstraint c = constraints.get(i);
+      counted[i] = c.selects(changedLabels) && c.includesNode(podToSchedule, node, affinity);
+      any |= counted[i];
+    }
+    if (!any) {
+      return;
+    }
+    synchronized (this) {
+      Domains[] next = counts.clone();
       for (int i = 0; i < constraints.size(); i++) {
-        SpreadConstraint c = constraints.get(i);
-        if (!c.selects(changedLabels) || !c.includesNode(podToSchedule, node, affinity)) {
-          continue;
+        if (counted[i]) {
+          SpreadConstraint c = constraints.get(i);
+          next[i] = next[i].plus(nodeLabels.get(c.topologyKey()), delta, c.minDomains());
         }
-        String value = nodeLabels.get(c.topologyKey());
-        int num = matchNums.get(i).merge(value, delta, Integer::sum);
-        criticalPaths.get(i).update(value, num);
       }
-    } finally {
-      lock.writeLock().unlock();
+      counts = next;
     }
   }
 
   /** A copy of constraint {@code i}'s counts per domain (for tests and debugging). */
   Map<String, Integer> matchNums(int i) {
-    lock.readLock().lock();
-    try {
-      return Map.copyOf(matchNums.get(i));
-    } finally {
-      lock.readLock().unlock();
-    }
+    Domains d = counts[i];
+    Map<String, Integer> out = new HashMap<>();
+    d.ids().forEach((value, id) -> out.put(value, d.nums()[id]));
+    return Map.copyOf(out);
   }
 
   /** A copy of constraint {@code i}'s critical paths (for tests and debugging). */
   CriticalPaths criticalPaths(int i) {
-    lock.readLock().lock();
-    try {
-      return criticalPaths.get(i).copy();
-    } finally {
-      lock.readLock().unlock();
-    }
+    return counts[i].paths().copy();
   }
 
+  /** An independent state sharing the (immutable) counts until either side changes them. */
   @Override
   public StateData copy() {
-    lock.readLock().lock();
-    try {
-      List<Map<String, Integer>> counts = new ArrayList<>(matchNums.size());
-      for (Map<String, Integer> m : matchNums) {
-        counts.add(new HashMap<>(m));
-      }
-      List<CriticalPaths> paths = new ArrayList<>(criticalPaths.size());
-      for (CriticalPaths p : criticalPaths) {
-        paths.add(p.copy());
-      }
-      return new PreFilterState(constraints, counts, paths);
-    } finally {
-      lock.readLock().unlock();
-    }
+    return new PreFilterState(constraints, podLabels, selfMatch, counts);
   }
 }
