@@ -4,6 +4,7 @@ import io.berth.informer.Fabric8ListerWatcher;
 import io.berth.informer.ResourceEventHandler;
 import io.berth.informer.SharedIndexInformer;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
 import java.util.HashSet;
@@ -11,15 +12,18 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Watches the pods of one namespace and records, after every change, the extremes a rollout must respect: the most
- * pods that existed at once (terminating ones excluded), the fewest available ones (Ready and not terminating), and
+ * Watches the pods and ReplicaSets of one namespace and records, after every change, the extremes a rollout must
+ * respect: the largest sum of the ReplicaSets' {@code spec.replicas} (what maxSurge bounds upstream), the most pods
+ * that existed at once (terminating ones excluded), the fewest available ones (Ready and not terminating), and
  * whether pods of two templates (two {@code pod-template-hash} values) ever existed at the same time, terminating
  * ones included. Thread-safe: every method synchronizes on the observer (the informer calls it from one thread).
  */
 final class RolloutObserver implements AutoCloseable {
 
   private final SharedIndexInformer<Pod> informer;
+  private final SharedIndexInformer<ReplicaSet> replicaSets;
   private int maxPods;
+  private int maxReplicaSetReplicas;
   private int minAvailable = Integer.MAX_VALUE;
   private boolean templatesOverlapped;
   private boolean recording;
@@ -44,19 +48,50 @@ final class RolloutObserver implements AutoCloseable {
       }
     });
     informer.start();
+    replicaSets = SharedIndexInformer.create(Fabric8ListerWatcher.of(client, ReplicaSet.class)
+        .inNamespace(namespace), Duration.ZERO);
+    replicaSets.addEventHandler(new ResourceEventHandler<>() {
+      @Override
+      public void onAdd(ReplicaSet obj, boolean isInInitialList) {
+        sampleReplicaSets();
+      }
+
+      @Override
+      public void onUpdate(ReplicaSet oldObj, ReplicaSet newObj) {
+        sampleReplicaSets();
+      }
+    });
+    replicaSets.start();
   }
 
   boolean synced() {
-    return informer.hasSynced();
+    return informer.hasSynced() && replicaSets.hasSynced();
+  }
+
+  private synchronized void sampleReplicaSets() {
+    if (!recording) {
+      return;
+    }
+    int sum = 0;
+    for (ReplicaSet rs : replicaSets.getStore().list()) {
+      sum += rs.getSpec().getReplicas() == null ? 0 : rs.getSpec().getReplicas();
+    }
+    maxReplicaSetReplicas = Math.max(maxReplicaSetReplicas, sum);
+  }
+
+  synchronized int maxReplicaSetReplicas() {
+    return maxReplicaSetReplicas;
   }
 
   /** Starts recording extremes from the current state on. */
   synchronized void startRecording() {
     maxPods = 0;
+    maxReplicaSetReplicas = 0;
     minAvailable = Integer.MAX_VALUE;
     templatesOverlapped = false;
     recording = true;
     sample();
+    sampleReplicaSets();
   }
 
   private synchronized void sample() {
@@ -101,5 +136,6 @@ final class RolloutObserver implements AutoCloseable {
   @Override
   public void close() {
     informer.stop();
+    replicaSets.stop();
   }
 }

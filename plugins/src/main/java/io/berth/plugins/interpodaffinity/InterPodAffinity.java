@@ -24,8 +24,10 @@ import io.berth.framework.ScorePlugin;
 import io.berth.framework.Status;
 import io.berth.framework.StatusException;
 import io.berth.framework.WeightedAffinityTerm;
+import io.fabric8.kubernetes.api.model.Affinity;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.Pod;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -39,9 +41,10 @@ import java.util.Optional;
  *
  * <p>PreFilter and PreScore run on the scheduling thread and precompute per-topology counts into
  * {@link CycleState} (PreFilter spreads the work over the handle's parallelizer); Filter and Score
- * only read that state and are safe to call from many threads. The plugin itself holds no mutable
- * state. Namespace selectors are resolved through the handle's Namespace lister, requested in
- * {@link #create}.
+ * only read that state and are safe to call from many threads. The plugin's only mutable state
+ * is two thread-safe {@link NodeContributions} through which PreFilter reuses the counts of nodes
+ * unchanged since an earlier cycle. Namespace selectors are resolved through the handle's
+ * Namespace lister, requested in {@link #create}.
  */
 public final class InterPodAffinity implements PreFilterPlugin, PreFilterExtensions,
     FilterPlugin, PreScorePlugin, ScorePlugin, ScorePlugin.ScoreExtensions, EnqueueExtensions {
@@ -62,6 +65,9 @@ public final class InterPodAffinity implements PreFilterPlugin, PreFilterExtensi
   private final ObjectLister<Namespace> namespaceLister;
   private final Parallelizer parallelizer;
   private final QueueingHints hints;
+  // thread-safe (see NodeContributions): PreFilter's per-node counts carried across cycles
+  private final NodeContributions existingAntiMemo = new NodeContributions(1);
+  private final NodeContributions incomingMemo = new NodeContributions(2);
 
   InterPodAffinity(InterPodAffinityArgs args, Handle handle,
       ObjectLister<Namespace> namespaceLister, Parallelizer parallelizer) {
@@ -107,9 +113,10 @@ public final class InterPodAffinity implements PreFilterPlugin, PreFilterExtensi
         AffinityTerms.namespaceLabels(podInfo.namespace(), namespaceLister);
 
     TopologyCounts existingAnti = PreFilterState.existingAntiAffinityCounts(pod, namespaceLabels,
-        snapshot.havePodsWithRequiredAntiAffinityList(), parallelizer);
+        snapshot.havePodsWithRequiredAntiAffinityList(), parallelizer, existingAntiMemo);
     PreFilterState.IncomingCounts incoming = PreFilterState.incomingCounts(affinityTerms,
-        antiAffinityTerms, snapshot.list(), parallelizer);
+        antiAffinityTerms, snapshot.list(), parallelizer,
+        incomingKey(pod, affinityTerms, antiAffinityTerms), incomingMemo);
 
     if (existingAnti.isEmpty() && affinityTerms.isEmpty() && antiAffinityTerms.isEmpty()) {
       return PreFilterResult.of(Status.skip());
@@ -117,6 +124,31 @@ public final class InterPodAffinity implements PreFilterPlugin, PreFilterExtensi
     state.write(PreFilterState.KEY, new PreFilterState(podInfo, affinityTerms, antiAffinityTerms,
         namespaceLabels, existingAnti, incoming.affinity(), incoming.antiAffinity()));
     return PreFilterResult.SUCCESS;
+  }
+
+  /**
+   * What determines the incoming pod's merged required terms: its namespace, the terms as written
+   * and the namespace sets their selectors were merged into.
+   */
+  private static Optional<Object> incomingKey(Pod pod, List<AffinityTerm> affinityTerms,
+      List<AffinityTerm> antiAffinityTerms) {
+    Affinity affinity = pod.getSpec() == null ? null : pod.getSpec().getAffinity();
+    Object affinitySpec = affinity == null || affinity.getPodAffinity() == null ? null
+        : affinity.getPodAffinity().getRequiredDuringSchedulingIgnoredDuringExecution();
+    Object antiSpec = affinity == null || affinity.getPodAntiAffinity() == null ? null
+        : affinity.getPodAntiAffinity().getRequiredDuringSchedulingIgnoredDuringExecution();
+    List<Object> key = new ArrayList<>();
+    key.add(AffinityTerms.namespace(pod));
+    key.add(affinitySpec == null ? List.of() : affinitySpec);
+    key.add(antiSpec == null ? List.of() : antiSpec);
+    for (AffinityTerm t : affinityTerms) {
+      key.add(t.namespaces());
+    }
+    key.add("|");
+    for (AffinityTerm t : antiAffinityTerms) {
+      key.add(t.namespaces());
+    }
+    return Optional.of(key);
   }
 
   @Override

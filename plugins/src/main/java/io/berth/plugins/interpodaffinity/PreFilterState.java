@@ -7,8 +7,10 @@ import io.berth.framework.PodInfo;
 import io.berth.framework.StateData;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * What PreFilter precomputes for Filter, as upstream's {@code preFilterState}: three
@@ -54,25 +56,31 @@ final class PreFilterState implements StateData {
 
   /**
    * Counts, over {@code nodes} (those with pods that have required anti-affinity), the existing
-   * pods' anti-affinity terms matching {@code pod}. Nodes are processed by {@code parallelizer}.
+   * pods' anti-affinity terms matching {@code pod}. Nodes unchanged since {@code memo} counted
+   * them for the same pod namespace, labels and namespace labels are not recounted; the others
+   * are processed by {@code parallelizer} when many.
    */
   static TopologyCounts existingAntiAffinityCounts(Pod pod, Map<String, String> namespaceLabels,
-      List<NodeInfo> nodes, Parallelizer parallelizer) {
-    TopologyCounts result = new TopologyCounts();
-    parallelizer.until(nodes.size(), i -> {
-      NodeInfo nodeInfo = nodes.get(i);
+      List<NodeInfo> nodes, Parallelizer parallelizer, NodeContributions memo) {
+    Object key = List.of(AffinityTerms.namespace(pod), new HashMap<>(AffinityTerms.labels(pod)),
+        new HashMap<>(namespaceLabels));
+    return memo.sum(Optional.of(key), nodes, parallelizer, (nodeInfo, into) -> {
       if (nodeInfo.node().isEmpty()) {
         return;
       }
       Map<String, String> nodeLabels = AffinityTerms.labels(nodeInfo.getNode());
-      TopologyCounts local = new TopologyCounts();
       for (PodInfo existing : nodeInfo.podsWithRequiredAntiAffinity()) {
-        local.updateWithAntiAffinityTerms(existing.requiredAntiAffinityTerms(), pod,
+        into[0].updateWithAntiAffinityTerms(existing.requiredAntiAffinityTerms(), pod,
             namespaceLabels, nodeLabels, 1);
       }
-      result.addAll(local);
-    });
-    return result;
+    })[0];
+  }
+
+  /** As above, counting every node afresh. */
+  static TopologyCounts existingAntiAffinityCounts(Pod pod, Map<String, String> namespaceLabels,
+      List<NodeInfo> nodes, Parallelizer parallelizer) {
+    return existingAntiAffinityCounts(pod, namespaceLabels, nodes, parallelizer,
+        new NodeContributions(1));
   }
 
   /** The counts of existing pods matching the incoming pod's affinity and anti-affinity terms. */
@@ -80,33 +88,40 @@ final class PreFilterState implements StateData {
 
   /**
    * Counts, over all {@code nodes}, the existing pods matching the incoming pod's (merged)
-   * required affinity and anti-affinity terms.
+   * required affinity and anti-affinity terms. {@code key}, when present, must determine the
+   * merged terms (see {@link NodeContributions}); nodes unchanged since {@code memo} counted them
+   * for it are not recounted.
    */
   static IncomingCounts incomingCounts(List<AffinityTerm> affinityTerms,
-      List<AffinityTerm> antiAffinityTerms, List<NodeInfo> nodes, Parallelizer parallelizer) {
-    TopologyCounts affinity = new TopologyCounts();
-    TopologyCounts antiAffinity = new TopologyCounts();
+      List<AffinityTerm> antiAffinityTerms, List<NodeInfo> nodes, Parallelizer parallelizer,
+      Optional<Object> key, NodeContributions memo) {
     if (affinityTerms.isEmpty() && antiAffinityTerms.isEmpty()) {
-      return new IncomingCounts(affinity, antiAffinity);
+      return new IncomingCounts(new TopologyCounts(), new TopologyCounts());
     }
-    parallelizer.until(nodes.size(), i -> {
-      NodeInfo nodeInfo = nodes.get(i);
+    TopologyCounts[] counts = memo.sum(key, nodes, parallelizer, (nodeInfo, into) -> {
       if (nodeInfo.node().isEmpty()) {
         return;
       }
+      List<PodInfo> pods = nodeInfo.pods();
+      if (pods.isEmpty()) {
+        return;
+      }
       Map<String, String> nodeLabels = AffinityTerms.labels(nodeInfo.getNode());
-      TopologyCounts localAffinity = new TopologyCounts();
-      TopologyCounts localAnti = new TopologyCounts();
-      for (PodInfo existing : nodeInfo.pods()) {
-        localAffinity.updateWithAffinityTerms(affinityTerms, existing.pod(), nodeLabels, 1);
+      for (PodInfo existing : pods) {
+        into[0].updateWithAffinityTerms(affinityTerms, existing.pod(), nodeLabels, 1);
         // merged terms: the existing pod's namespace labels are not needed
-        localAnti.updateWithAntiAffinityTerms(antiAffinityTerms, existing.pod(), Map.of(),
+        into[1].updateWithAntiAffinityTerms(antiAffinityTerms, existing.pod(), Map.of(),
             nodeLabels, 1);
       }
-      affinity.addAll(localAffinity);
-      antiAffinity.addAll(localAnti);
     });
-    return new IncomingCounts(affinity, antiAffinity);
+    return new IncomingCounts(counts[0], counts[1]);
+  }
+
+  /** As above, counting every node afresh. */
+  static IncomingCounts incomingCounts(List<AffinityTerm> affinityTerms,
+      List<AffinityTerm> antiAffinityTerms, List<NodeInfo> nodes, Parallelizer parallelizer) {
+    return incomingCounts(affinityTerms, antiAffinityTerms, nodes, parallelizer,
+        Optional.empty(), new NodeContributions(2));
   }
 
   /** Counts {@code pod} on {@code node} in (multiplier 1) or out (-1) of all three counts. */

@@ -26,6 +26,11 @@ final class TopologyCounts {
     this.counts = new ConcurrentHashMap<>(from);
   }
 
+  /** Counts holding {@code counts}, whose values must all be non-zero. */
+  static TopologyCounts of(Map<TopologyPair, Long> counts) {
+    return new TopologyCounts(counts);
+  }
+
   /** Adds {@code delta} to the domain; removes the domain when its count reaches zero. */
   void add(TopologyPair pair, long delta) {
     counts.merge(pair, delta, (a, b) -> a + b == 0 ? null : a + b);
