@@ -39,6 +39,24 @@ final class IndexedNodeInfoList {
     }
   }
 
+  boolean contains(String nodeName) {
+    return positions.containsKey(nodeName);
+  }
+
+  /** Removes the node of that name, moving the last node into its place (order is not kept). */
+  void remove(String nodeName) {
+    Integer position = positions.remove(nodeName);
+    if (position == null) {
+      return;
+    }
+    int last = infos.size() - 1;
+    NodeInfo moved = infos.remove(last);
+    if (position != last) {
+      infos.set(position, moved);
+      positions.put(moved.nodeName(), position);
+    }
+  }
+
   int size() {
     return infos.size();
   }

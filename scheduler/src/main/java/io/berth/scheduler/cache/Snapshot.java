@@ -149,18 +149,33 @@ public final class Snapshot implements NodeInfoLister {
   }
 
   /**
-   * Puts a node's new copy in place of the old one, in the map and in every list that holds the
-   * old one (lists that must gain or lose the node are rebuilt by the caller). Returns the old
-   * copy, or null for a node new to the snapshot.
+   * Puts a node's new copy in place of the old one, in the map, the node list and the affinity
+   * lists (joining or leaving them as its pods require; the used-PVC set is rebuilt by the caller
+   * when the node's PVCs changed). Returns the old copy, or null for a node new to the snapshot.
    */
   NodeInfo put(NodeInfo info) {
     NodeInfo previous = nodeInfoMap.put(info.nodeName(), info);
     if (previous != null) {
       nodeInfoList.replace(info);
-      havePodsWithAffinity.replace(info);
-      havePodsWithRequiredAntiAffinity.replace(info);
+      // a node gaining or losing (anti-)affinity pods joins or leaves that list in O(1) instead
+      // of a rebuild over every node: placing pods with anti-affinity changes one node per cycle
+      updateMembership(havePodsWithAffinity, info, !info.podsWithAffinity().isEmpty());
+      updateMembership(havePodsWithRequiredAntiAffinity, info,
+          !info.podsWithRequiredAntiAffinity().isEmpty());
     }
     return previous;
+  }
+
+  private static void updateMembership(IndexedNodeInfoList list, NodeInfo info, boolean member) {
+    if (list.contains(info.nodeName())) {
+      if (member) {
+        list.replace(info);
+      } else {
+        list.remove(info.nodeName());
+      }
+    } else if (member) {
+      list.add(info);
+    }
   }
 
   /** Rebuilds every list, nodes in the given order (the cache's NodeTree). */

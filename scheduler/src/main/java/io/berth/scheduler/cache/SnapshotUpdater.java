@@ -9,8 +9,9 @@ import org.slf4j.LoggerFactory;
  * linked most recently changed first, with generations strictly decreasing from the head, so the
  * ones changed since the snapshot was last updated are exactly the prefix whose generation is above
  * the snapshot's: only those are copied. The node list keeps its order (NodeTree's zone-interleaved
- * order as of the last rebuild) and is rebuilt only when nodes came or went; the affinity lists and
- * the used-PVC set are rebuilt only when a node gained or lost (anti-)affinity pods or PVCs. A
+ * order as of the last rebuild) and is rebuilt only when nodes came or went; a node joins or leaves
+ * the affinity lists as its copy is put (appended, so their order is not the tree's), and the
+ * used-PVC set is rebuilt only when a node's PVCs changed. A
  * node deleted while pods remain keeps its NodeInfo in the cache but leaves the tree and the
  * snapshot.
  *
@@ -34,10 +35,8 @@ final class SnapshotUpdater {
         updateAllLists = true;
         continue;
       }
+      // the affinity lists were updated by put(); only the used-PVC set needs a rebuild
       updateDerivedLists = updateDerivedLists
-          || existing.podsWithAffinity().isEmpty() != copy.podsWithAffinity().isEmpty()
-          || existing.podsWithRequiredAntiAffinity().isEmpty()
-              != copy.podsWithRequiredAntiAffinity().isEmpty()
           || !existing.pvcRefCounts().keySet().equals(copy.pvcRefCounts().keySet());
     }
     if (nodes.size() > 0) {

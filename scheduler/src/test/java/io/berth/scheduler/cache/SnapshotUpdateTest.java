@@ -181,6 +181,32 @@ class SnapshotUpdateTest {
   }
 
   @Test
+  void aNodeLeavingTheMiddleOfAnAffinityListKeepsTheOthersCurrent() {
+    addNodes("n1", "n2", "n3", "n4");
+    cache.updateSnapshot(snapshot);
+    Pod[] anti = new Pod[4];
+    for (int i = 0; i < 4; i++) {
+      anti[i] = withRequiredAntiAffinity(pod("anti" + i, "n" + (i + 1), 1, 1));
+      cache.addPod(anti[i]);
+      // one node joins per cycle, as when pods with anti-affinity are placed one by one
+      cache.updateSnapshot(snapshot);
+    }
+    cache.removePod(anti[1]);
+    cache.addPod(pod("plain", "n4", 1, 1));
+    cache.updateSnapshot(snapshot);
+    assertThat(snapshot.havePodsWithRequiredAntiAffinityList()).extracting(NodeInfo::nodeName)
+        .containsExactlyInAnyOrder("n1", "n3", "n4");
+    for (NodeInfo listed : snapshot.havePodsWithRequiredAntiAffinityList()) {
+      assertThat(listed).isSameAs(snapshot.get(listed.nodeName()).orElseThrow());
+    }
+    assertThat(snapshot.get("n4").orElseThrow().pods()).hasSize(2);
+    cache.addPod(anti[1]);
+    cache.updateSnapshot(snapshot);
+    assertThat(snapshot.havePodsWithRequiredAntiAffinityList()).extracting(NodeInfo::nodeName)
+        .containsExactlyInAnyOrder("n1", "n2", "n3", "n4");
+  }
+
+  @Test
   void usedPvcSetFollowsPodsOnNodes() {
     addNodes("n1", "n2");
     cache.updateSnapshot(snapshot);
