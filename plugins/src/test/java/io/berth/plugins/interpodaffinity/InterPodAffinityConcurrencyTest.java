@@ -47,7 +47,7 @@ class InterPodAffinityConcurrencyTest {
   }
 
   /** A seeded cluster: nodes across zones/regions, pods with mixed labels and affinities. */
-  private static List<NodeInfo> cluster(long seed) {
+  static List<NodeInfo> cluster(long seed) {
     Random random = new Random(seed);
     List<Node> nodes = new ArrayList<>();
     List<Pod> pods = new ArrayList<>();
@@ -74,7 +74,7 @@ class InterPodAffinityConcurrencyTest {
     return nodeInfos(nodes, pods);
   }
 
-  private static Pod incoming() {
+  static Pod incoming() {
     return pod().label("app", "web")
         .affinity(term("region", in("app", "db")))
         .antiAffinity(term("hostname", in("app", "queue")))
