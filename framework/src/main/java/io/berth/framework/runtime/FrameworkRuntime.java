@@ -1,5 +1,10 @@
 package io.berth.framework.runtime;
 
+import static io.berth.framework.runtime.PluginCalls.errorOf;
+import static io.berth.framework.runtime.PluginCalls.podKey;
+import static io.berth.framework.runtime.PluginCalls.safely;
+import static io.berth.framework.runtime.PluginCalls.wrapError;
+
 import io.berth.framework.BindPlugin;
 import io.berth.framework.ClusterEvent;
 import io.berth.framework.ClusterEventWithHint;
@@ -11,7 +16,6 @@ import io.berth.framework.FilterPlugin;
 import io.berth.framework.Framework;
 import io.berth.framework.NodeInfo;
 import io.berth.framework.NodeInfoLister;
-import io.berth.framework.NodeScore;
 import io.berth.framework.NodeToStatus;
 import io.berth.framework.ObjectLister;
 import io.berth.framework.Parallelizer;
@@ -34,7 +38,6 @@ import io.berth.framework.QueueSortPlugin;
 import io.berth.framework.ReservePlugin;
 import io.berth.framework.ScorePlugin;
 import io.berth.framework.Status;
-import io.berth.framework.StatusException;
 import io.berth.framework.WaitingPod;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -47,8 +50,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.Consumer;
@@ -75,8 +76,7 @@ public final class FrameworkRuntime implements Framework {
   private final Supplier<NodeInfoLister> snapshot;
   private final ExtensionPointMetrics metrics;
   private final ScheduledExecutorService timers;
-  // thread-safe: permit adds, binding threads remove, plugins look up from anywhere
-  private final Map<String, DefaultWaitingPod> waitingPods = new ConcurrentHashMap<>();
+  private final WaitingPods waitingPods;
 
   // immutable after the builder finished
   private Map<String, Plugin> plugins = Map.of();
@@ -107,6 +107,7 @@ public final class FrameworkRuntime implements Framework {
     this.snapshot = b.snapshot;
     this.metrics = b.metrics;
     this.timers = b.timers;
+    this.waitingPods = new WaitingPods(b.timers);
   }
 
   public static Builder builder(Registry registry, ProfileConfig profile) {
@@ -305,20 +306,17 @@ public final class FrameworkRuntime implements Framework {
 
   @Override
   public Optional<WaitingPod> getWaitingPod(String podUid) {
-    return Optional.ofNullable(waitingPods.get(podUid));
+    return waitingPods.get(podUid);
   }
 
   @Override
   public void iterateOverWaitingPods(Consumer<WaitingPod> action) {
-    waitingPods.values().forEach(action);
+    waitingPods.forEach(action);
   }
 
   @Override
   public void rejectWaitingPod(String podUid) {
-    DefaultWaitingPod wp = waitingPods.get(podUid);
-    if (wp != null) {
-      wp.reject("", "removed");
-    }
+    waitingPods.reject(podUid);
   }
 
   // ---- Framework ----
@@ -602,63 +600,7 @@ public final class FrameworkRuntime implements Framework {
     long start = System.nanoTime();
     String code = "Error";
     try {
-      List<ScorePlugin> active = new ArrayList<>(score.size());
-      List<Integer> weights = new ArrayList<>(score.size());
-      for (int i = 0; i < score.size(); i++) {
-        if (!state.skipScorePlugins().contains(score.get(i).name())) {
-          active.add(score.get(i));
-          weights.add(scoreWeights[i]);
-        }
-      }
-      int n = nodes.size();
-      long[][] perPlugin = new long[active.size()][n];
-      if (!active.isEmpty()) {
-        parallelizer.until(n, i -> {
-          NodeInfo node = nodes.get(i);
-          for (int p = 0; p < active.size(); p++) {
-            ScorePlugin pl = active.get(p);
-            try {
-              perPlugin[p][i] = pl.score(state, pod, node);
-            } catch (StatusException e) {
-              throw new StatusException(wrapError(e.status(), "running Score plugin \""
-                  + pl.name() + "\"", pl.name()));
-            } catch (RuntimeException e) {
-              throw new StatusException(errorOf(e, pl, "Score"));
-            }
-          }
-        });
-      }
-      long[] total = new long[n];
-      for (int p = 0; p < active.size(); p++) {
-        ScorePlugin pl = active.get(p);
-        Optional<ScorePlugin.ScoreExtensions> ext = pl.scoreExtensions();
-        if (ext.isPresent()) {
-          List<NodeScore> scores = new ArrayList<>(n);
-          for (int i = 0; i < n; i++) {
-            scores.add(new NodeScore(nodes.get(i).nodeName(), perPlugin[p][i]));
-          }
-          Status s = safely(() -> ext.get().normalizeScore(state, pod, scores), pl,
-              "NormalizeScore");
-          if (!s.isSuccess()) {
-            throw new StatusException(wrapError(s, "running Normalize on Score plugin \""
-                + pl.name() + "\"", pl.name()));
-          }
-          for (int i = 0; i < n; i++) {
-            perPlugin[p][i] = scores.get(i).score();
-          }
-        }
-        int weight = weights.get(p);
-        for (int i = 0; i < n; i++) {
-          long v = perPlugin[p][i];
-          if (v < ScorePlugin.MIN_NODE_SCORE || v > ScorePlugin.MAX_NODE_SCORE) {
-            throw new StatusException(Status.error("plugin \"" + pl.name()
-                + "\" returns an invalid score " + v + ", it should in the range of ["
-                + ScorePlugin.MIN_NODE_SCORE + ", " + ScorePlugin.MAX_NODE_SCORE
-                + "] after normalizing").withPlugin(pl.name()));
-          }
-          total[i] += v * weight;
-        }
-      }
+      long[] total = ScorePass.run(score, scoreWeights, parallelizer, state, pod, nodes);
       code = "Success";
       return total;
     } finally {
@@ -727,7 +669,7 @@ public final class FrameworkRuntime implements Framework {
       break;
     }
     if (result.isSuccess() && !waitTimes.isEmpty()) {
-      waitingPods.put(pod.getMetadata().getUid(), new DefaultWaitingPod(pod, waitTimes, timers));
+      waitingPods.park(pod, waitTimes);
       result = Status.of(Code.WAIT, "one or more plugins asked to wait and no plugin rejected pod \""
           + pod.getMetadata().getName() + "\"");
     }
@@ -737,21 +679,7 @@ public final class FrameworkRuntime implements Framework {
 
   @Override
   public Status waitOnPermit(Pod pod) throws InterruptedException {
-    DefaultWaitingPod wp = waitingPods.get(pod.getMetadata().getUid());
-    if (wp == null) {
-      return Status.SUCCESS;
-    }
-    try {
-      Status s = wp.outcome().get();
-      if (!s.isSuccess() && !s.isRejected()) {
-        return wrapError(s, "waiting on permit for pod " + podKey(pod), s.plugin());
-      }
-      return s;
-    } catch (ExecutionException e) {
-      return Status.asError(e.getCause());
-    } finally {
-      waitingPods.remove(pod.getMetadata().getUid(), wp);
-    }
+    return waitingPods.await(pod);
   }
 
   @Override
@@ -814,36 +742,5 @@ public final class FrameworkRuntime implements Framework {
   /** The plugin instance by name, for tests and the debug endpoint. */
   public Optional<Plugin> plugin(String name) {
     return Optional.ofNullable(plugins.get(name));
-  }
-
-  private static Status safely(Supplier<Status> call, Plugin pl, String point) {
-    try {
-      Status s = call.get();
-      return s == null ? Status.SUCCESS : s;
-    } catch (StatusException e) {
-      return e.status();
-    } catch (RuntimeException e) {
-      return errorOf(e, pl, point);
-    }
-  }
-
-  private static Status errorOf(RuntimeException e, Plugin pl, String point) {
-    if (e instanceof StatusException se) {
-      return se.status();
-    }
-    return Status.asError(new IllegalStateException(point + " of plugin " + pl.name()
-        + " failed: " + e, e)).withPlugin(pl.name());
-  }
-
-  private static Status wrapError(Status s, String context, String plugin) {
-    if (s.code() != Code.ERROR) {
-      // a code this point does not accept (e.g. Wait from PreBind) is an error too
-      return Status.error(context + ": " + s).withPlugin(plugin);
-    }
-    return Status.error(context + ": " + s.message()).withPlugin(plugin);
-  }
-
-  private static String podKey(Pod pod) {
-    return pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName();
   }
 }

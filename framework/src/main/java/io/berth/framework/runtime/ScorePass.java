@@ -1,0 +1,90 @@
+package io.berth.framework.runtime;
+
+import static io.berth.framework.runtime.PluginCalls.errorOf;
+import static io.berth.framework.runtime.PluginCalls.safely;
+import static io.berth.framework.runtime.PluginCalls.wrapError;
+
+import io.berth.framework.CycleState;
+import io.berth.framework.NodeInfo;
+import io.berth.framework.NodeScore;
+import io.berth.framework.Parallelizer;
+import io.berth.framework.ScorePlugin;
+import io.berth.framework.Status;
+import io.berth.framework.StatusException;
+import io.fabric8.kubernetes.api.model.Pod;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The Score phase in upstream's three passes: every Score plugin not skipped by its PreScore scores
+ * every node (nodes in parallel), each plugin's NormalizeScore rewrites its scores, then the
+ * scores, checked to lie in [0, 100], are multiplied by the plugin's weight and summed per node.
+ * Stateless; the per-call arrays are written by one worker per node, then read by the caller.
+ */
+final class ScorePass {
+  private ScorePass() {}
+
+  /** The total weighted score of each node, in the order of {@code nodes}. */
+  static long[] run(List<ScorePlugin> score, int[] weights, Parallelizer parallelizer,
+      CycleState state, Pod pod, List<NodeInfo> nodes) {
+    List<ScorePlugin> active = new ArrayList<>(score.size());
+    List<Integer> activeWeights = new ArrayList<>(score.size());
+    for (int i = 0; i < score.size(); i++) {
+      if (!state.skipScorePlugins().contains(score.get(i).name())) {
+        active.add(score.get(i));
+        activeWeights.add(weights[i]);
+      }
+    }
+    int n = nodes.size();
+    long[][] perPlugin = new long[active.size()][n];
+    if (!active.isEmpty()) {
+      parallelizer.until(n, i -> {
+        NodeInfo node = nodes.get(i);
+        for (int p = 0; p < active.size(); p++) {
+          ScorePlugin pl = active.get(p);
+          try {
+            perPlugin[p][i] = pl.score(state, pod, node);
+          } catch (StatusException e) {
+            throw new StatusException(wrapError(e.status(), "running Score plugin \""
+                + pl.name() + "\"", pl.name()));
+          } catch (RuntimeException e) {
+            throw new StatusException(errorOf(e, pl, "Score"));
+          }
+        }
+      });
+    }
+    long[] total = new long[n];
+    for (int p = 0; p < active.size(); p++) {
+      ScorePlugin pl = active.get(p);
+      Optional<ScorePlugin.ScoreExtensions> ext = pl.scoreExtensions();
+      if (ext.isPresent()) {
+        List<NodeScore> scores = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+          scores.add(new NodeScore(nodes.get(i).nodeName(), perPlugin[p][i]));
+        }
+        Status s = safely(() -> ext.get().normalizeScore(state, pod, scores), pl,
+            "NormalizeScore");
+        if (!s.isSuccess()) {
+          throw new StatusException(wrapError(s, "running Normalize on Score plugin \""
+              + pl.name() + "\"", pl.name()));
+        }
+        for (int i = 0; i < n; i++) {
+          perPlugin[p][i] = scores.get(i).score();
+        }
+      }
+      int weight = activeWeights.get(p);
+      for (int i = 0; i < n; i++) {
+        long v = perPlugin[p][i];
+        if (v < ScorePlugin.MIN_NODE_SCORE || v > ScorePlugin.MAX_NODE_SCORE) {
+          throw new StatusException(Status.error("plugin \"" + pl.name()
+              + "\" returns an invalid score " + v + ", it should in the range of ["
+              + ScorePlugin.MIN_NODE_SCORE + ", " + ScorePlugin.MAX_NODE_SCORE
+              + "] after normalizing").withPlugin(pl.name()));
+        }
+        total[i] += v * weight;
+      }
+    }
+    return total;
+  }
+}
