@@ -14,7 +14,7 @@ import java.util.Set;
  * and its compiled pod affinity and anti-affinity terms. Immutable after construction and
  * thread-safe; the pod itself is shared with the informer cache and must not be mutated.
  *
- * <p>Construction never throws: a quantity or selector that cannot be parsed is reported by
+ * <p>Construction never throws: a malformed quantity, selector or toleration is reported by
  * {@link #parseError()} with the field it came from (the scheduler fails such a pod with that
  * message instead of stopping), and the broken part counts as empty.
  */
@@ -64,6 +64,9 @@ public final class PodInfo {
     } else {
       requiredAntiAffinityTerms = List.of();
       preferredAntiAffinityTerms = List.of();
+    }
+    if (pod.getSpec() != null) {
+      Taints.validateTolerations(pod.getSpec().getTolerations()).ifPresent(errors::add);
     }
     this.parseError = errors.isEmpty() ? null : String.join("; ", errors);
   }

@@ -62,6 +62,73 @@ public final class Taints {
     return Optional.empty();
   }
 
+  /**
+   * What is wrong with a node's taints, naming the field ({@code spec.taints[i].effect}), as the
+   * API server's validation would reject it: a taint needs a key and one of the three effects.
+   * Empty when they are well-formed (or absent).
+   */
+  public static Optional<String> validateTaints(List<Taint> taints) {
+    if (taints == null) {
+      return Optional.empty();
+    }
+    for (int i = 0; i < taints.size(); i++) {
+      Taint t = taints.get(i);
+      String field = "spec.taints[" + i + "].";
+      if (t == null || t.getKey() == null || t.getKey().isEmpty()) {
+        return Optional.of(field + "key: Required value");
+      }
+      if (!isEffect(t.getEffect())) {
+        return Optional.of(field + "effect: Unsupported value: \"" + nullToEmpty(t.getEffect())
+            + "\": supported values: \"NoSchedule\", \"PreferNoSchedule\", \"NoExecute\"");
+      }
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * What is wrong with a pod's tolerations, naming the field ({@code spec.tolerations[i].operator}),
+   * as the API server's validation would reject it: operator "", Equal or Exists; Exists takes no
+   * value; an empty key needs Exists; the effect is empty or one of the three. Empty when they are
+   * well-formed (or absent).
+   */
+  public static Optional<String> validateTolerations(List<Toleration> tolerations) {
+    if (tolerations == null) {
+      return Optional.empty();
+    }
+    for (int i = 0; i < tolerations.size(); i++) {
+      Toleration t = tolerations.get(i);
+      if (t == null) {
+        continue;
+      }
+      String field = "spec.tolerations[" + i + "].";
+      String op = nullToEmpty(t.getOperator());
+      if (!op.isEmpty() && !"Equal".equals(op) && !"Exists".equals(op)) {
+        return Optional.of(field + "operator: Unsupported value: \"" + op
+            + "\": supported values: \"Equal\", \"Exists\"");
+      }
+      if ("Exists".equals(op) && !nullToEmpty(t.getValue()).isEmpty()) {
+        return Optional.of(field + "operator: Invalid value: \"" + t.getValue()
+            + "\": value must be empty when `operator` is 'Exists'");
+      }
+      if (nullToEmpty(t.getKey()).isEmpty() && !"Exists".equals(op)) {
+        return Optional.of(field + "operator: Invalid value: \"" + op
+            + "\": operator must be Exists when `key` is empty, which means \"match all values"
+            + " and all keys\"");
+      }
+      String effect = nullToEmpty(t.getEffect());
+      if (!effect.isEmpty() && !isEffect(effect)) {
+        return Optional.of(field + "effect: Unsupported value: \"" + effect
+            + "\": supported values: \"NoSchedule\", \"PreferNoSchedule\", \"NoExecute\"");
+      }
+    }
+    return Optional.empty();
+  }
+
+  private static boolean isEffect(String effect) {
+    return NO_SCHEDULE.equals(effect) || PREFER_NO_SCHEDULE.equals(effect)
+        || NO_EXECUTE.equals(effect);
+  }
+
   /** {@code key=value:Effect} or {@code key:Effect}, as upstream prints a taint. */
   public static String describe(Taint taint) {
     String value = nullToEmpty(taint.getValue());

@@ -7,6 +7,7 @@ import io.berth.embedded.EmbeddedCluster;
 import io.berth.embedded.NodeSpec;
 import io.berth.embedded.fault.RequestRecord;
 import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodCondition;
@@ -182,6 +183,45 @@ class SchedulerIT {
                 + ".matchExpressions[0].operator")));
     assertThat(client.pods().inNamespace("default").withName("bad").get().getSpec().getNodeName())
         .isNull();
+  }
+
+  @Test
+  void malformedTaintsAndTolerationsAreNamedAndOthersAreStillScheduled() throws Exception {
+    cluster.nodes().add(NodeSpec.node("good").withCpu("1"));
+    // created through the client: NodeSpec refuses a malformed taint, as the API server would
+    client.nodes().resource(new NodeBuilder().withNewMetadata().withName("broken")
+        .addToLabels("kubernetes.io/hostname", "broken").endMetadata().withNewSpec()
+        .addNewTaint().withKey("gpu").withEffect("Sometimes").endTaint().endSpec().withNewStatus()
+        .addToAllocatable(Map.of("cpu", new Quantity("8"), "memory", new Quantity("8Gi"),
+            "pods", new Quantity("110")))
+        .addNewCondition().withType("Ready").withStatus("True").endCondition().endStatus().build())
+        .create();
+    scheduler = new InProcessScheduler(client, null);
+    create(new PodBuilder(pod("bad-toleration", "100m", "default-scheduler")).editSpec()
+        .addNewToleration().withKey("gpu").withOperator("Near").withValue("x").endToleration()
+        .endSpec().build());
+    // fits only the broken node, by cpu: its FitError names the malformed taint
+    create(pod("big", "2", "default-scheduler"));
+    create(pod("small", "100m", "default-scheduler"));
+    await().atMost(WAIT).until(() -> "good".equals(client.pods().inNamespace("default")
+        .withName("small").get().getSpec().getNodeName()));
+    await().atMost(WAIT).until(() -> failedSchedulingMessage("bad-toleration")
+        .contains("spec.tolerations[0].operator: Unsupported value: \"Near\""));
+    await().atMost(WAIT).until(() -> failedSchedulingMessage("big").contains(
+        "1 node(s) had malformed taints: spec.taints[0].effect: Unsupported value: \"Sometimes\""));
+    assertThat(failedSchedulingMessage("big")).startsWith("0/2 nodes are available:")
+        .contains("1 Insufficient cpu");
+    assertThat(client.pods().inNamespace("default").withName("bad-toleration").get().getSpec()
+        .getNodeName()).isNull();
+    assertThat(client.pods().inNamespace("default").withName("big").get().getSpec()
+        .getNodeName()).isNull();
+  }
+
+  private String failedSchedulingMessage(String podName) {
+    return client.v1().events().inNamespace("default").list().getItems().stream()
+        .filter(e -> "FailedScheduling".equals(e.getReason())
+            && e.getInvolvedObject().getName().equals(podName))
+        .map(Event::getMessage).reduce((a, b) -> b).orElse("");
   }
 
   @Test

@@ -33,7 +33,9 @@ import java.util.Optional;
 /**
  * Taints and tolerations, as kube-scheduler's {@code TaintToleration}. Filter rejects a node with
  * a NoSchedule or NoExecute taint the pod does not tolerate (UnschedulableAndUnresolvable
- * "node(s) had untolerated taint {key: value}", naming the first such taint). Score counts the
+ * "node(s) had untolerated taint {key: value}", naming the first such taint), and a node whose
+ * taints the API server would have refused (no key, an unknown effect: "node(s) had malformed
+ * taints: spec.taints[0].effect: ..."). Score counts the
  * node's PreferNoSchedule taints the pod does not tolerate, and NormalizeScore reverses the counts
  * so the node with the fewest scores 100. Stateless apart from the immutable cycle state PreScore
  * writes; Filter and Score are thread-safe.
@@ -79,12 +81,27 @@ public final class TaintToleration
 
   @Override
   public Status filter(CycleState state, Pod pod, NodeInfo nodeInfo) {
-    Optional<Taint> untolerated = Taints.findUntolerated(taints(nodeInfo.getNode()),
+    List<Taint> taints = taints(nodeInfo.getNode());
+    if (!taints.isEmpty()) {
+      Optional<String> malformed = Taints.validateTaints(taints);
+      if (malformed.isPresent()) {
+        return Status.unresolvable(malformedReason(malformed.get()));
+      }
+    }
+    Optional<Taint> untolerated = Taints.findUntolerated(taints,
         tolerations(pod), TaintFilters.DO_NOT_SCHEDULE);
     if (untolerated.isEmpty()) {
       return Status.SUCCESS;
     }
     return Status.unresolvable(untoleratedReason(untolerated.get()));
+  }
+
+  /**
+   * Berth's Filter reason for a node the API server would have refused: the node is left out
+   * (naming the field) rather than guessing what its taint means.
+   */
+  static String malformedReason(String error) {
+    return "node(s) had malformed taints: " + error;
   }
 
   /** Upstream's Filter reason: {@code node(s) had untolerated taint {key: value}}. */

@@ -83,7 +83,18 @@ class TaintTolerationTest {
             node("nodeA", taint("a", "1", "NoSchedule"), taint("b", "2", "NoSchedule"),
                 taint("c", "3", "NoExecute")),
             Status.unresolvable("node(s) had untolerated taint {b: 2}")),
-        Arguments.of("node without taints", pod("pod1"), node("nodeA"), Status.SUCCESS));
+        Arguments.of("node without taints", pod("pod1"), node("nodeA"), Status.SUCCESS),
+        // malformed taints (the API server would refuse them): the node is left out, named field
+        Arguments.of("a taint with an unknown effect leaves the node out even if tolerated",
+            pod("pod1", tol(null, "Exists", null, null)),
+            node("nodeA", taint("a", "1", "NoSchedule"), taint("b", "2", "Sometimes")),
+            Status.unresolvable("node(s) had malformed taints: spec.taints[1].effect:"
+                + " Unsupported value: \"Sometimes\": supported values: \"NoSchedule\","
+                + " \"PreferNoSchedule\", \"NoExecute\"")),
+        Arguments.of("a taint without a key leaves the node out", pod("pod1"),
+            node("nodeA", taint("", "1", "PreferNoSchedule")),
+            Status.unresolvable("node(s) had malformed taints: spec.taints[0].key:"
+                + " Required value")));
   }
 
   @ParameterizedTest(name = "{0}")
