@@ -1,22 +1,38 @@
 package io.berth.framework;
 
+import java.util.AbstractSet;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Iterator;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Per-cycle scratch space plugins share while one pod is scheduled. Thread-safe: backed by
- * concurrent maps, because Filter and Score run on many threads at once (writes normally happen in
- * PreFilter/PreScore, reads in parallel afterwards). Owned by one scheduling cycle and its binding
- * cycle; {@link #copy()} gives preemption an independent state to simulate on.
+ * Per-cycle scratch space plugins share while one pod is scheduled. Thread-safe and copy-on-write:
+ * every map and set is an immutable value behind a volatile field, replaced whole by writers
+ * (serialized on this object's monitor), so the parallel Filter and Score workers read without
+ * locks, and {@link #copy()} (which preemption calls for every node it simulates on) shares
+ * whatever the copy does not change: values whose {@link StateData#copy()} returns themselves and
+ * the plugin-name sets. Writes normally happen in PreFilter/PreScore, reads in parallel afterwards.
+ * Owned by one scheduling cycle and its binding cycle.
  */
 public final class CycleState {
-  // thread-safe maps: parallel Filter/Score read them while no one writes
-  private final Map<String, StateData> storage = new ConcurrentHashMap<>();
-  private final Set<String> skipFilterPlugins = ConcurrentHashMap.newKeySet();
-  private final Set<String> skipScorePlugins = ConcurrentHashMap.newKeySet();
-  private final Set<String> preFilterNodePlugins = ConcurrentHashMap.newKeySet();
+  // immutable map, replaced under `this`; read lock-free
+  private volatile Map<String, StateData> storage = Map.of();
+  private final NameSet skipFilterPlugins;
+  private final NameSet skipScorePlugins;
+  private final NameSet preFilterNodePlugins;
+
+  public CycleState() {
+    this(new NameSet(Set.of()), new NameSet(Set.of()), new NameSet(Set.of()));
+  }
+
+  private CycleState(NameSet skipFilter, NameSet skipScore, NameSet preFilterNode) {
+    this.skipFilterPlugins = skipFilter;
+    this.skipScorePlugins = skipScore;
+    this.preFilterNodePlugins = preFilterNode;
+  }
 
   /** The data stored under {@code key}, cast to {@code type}. */
   public <T extends StateData> Optional<T> read(String key, Class<T> type) {
@@ -30,12 +46,18 @@ public final class CycleState {
         Status.error("reading \"" + key + "\" from cycleState: not found")));
   }
 
-  public void write(String key, StateData data) {
-    storage.put(key, data);
+  public synchronized void write(String key, StateData data) {
+    Map<String, StateData> next = new HashMap<>(storage);
+    next.put(key, data);
+    storage = next;
   }
 
-  public void delete(String key) {
-    storage.remove(key);
+  public synchronized void delete(String key) {
+    if (storage.containsKey(key)) {
+      Map<String, StateData> next = new HashMap<>(storage);
+      next.remove(key);
+      storage = next;
+    }
   }
 
   /** Plugins whose Filter is skipped in this cycle (their PreFilter returned Skip). */
@@ -55,11 +77,96 @@ public final class CycleState {
 
   /** An independent copy: every value copied with {@link StateData#copy()}. */
   public CycleState copy() {
-    CycleState copy = new CycleState();
-    storage.forEach((k, v) -> copy.storage.put(k, v.copy()));
-    copy.skipFilterPlugins.addAll(skipFilterPlugins);
-    copy.skipScorePlugins.addAll(skipScorePlugins);
-    copy.preFilterNodePlugins.addAll(preFilterNodePlugins);
+    CycleState copy = new CycleState(skipFilterPlugins.copy(), skipScorePlugins.copy(),
+        preFilterNodePlugins.copy());
+    Map<String, StateData> current = storage;
+    Map<String, StateData> copied = null; // allocated at the first value that copies itself
+    for (Map.Entry<String, StateData> e : current.entrySet()) {
+      StateData v = e.getValue();
+      StateData c = v.copy();
+      if (c != v) {
+        if (copied == null) {
+          copied = new HashMap<>(current);
+        }
+        copied.put(e.getKey(), c);
+      }
+    }
+    copy.storage = copied == null ? current : copied;
     return copy;
+  }
+
+  /**
+   * A set of plugin names that is an immutable set behind a volatile field: {@code add} and
+   * {@code remove} replace it under the monitor, reads are lock-free, and a copy shares it.
+   */
+  private static final class NameSet extends AbstractSet<String> {
+    // immutable set, replaced under `this`
+    private volatile Set<String> names;
+
+    NameSet(Set<String> names) {
+      this.names = names;
+    }
+
+    NameSet copy() {
+      return new NameSet(names);
+    }
+
+    @Override
+    public boolean contains(Object o) {
+      return names.contains(o);
+    }
+
+    @Override
+    public synchronized boolean add(String name) {
+      if (names.contains(name)) {
+        return false;
+      }
+      Set<String> next = new HashSet<>(names);
+      next.add(name);
+      names = Set.copyOf(next);
+      return true;
+    }
+
+    @Override
+    public synchronized boolean remove(Object o) {
+      if (!names.contains(o)) {
+        return false;
+      }
+      Set<String> next = new HashSet<>(names);
+      next.remove(o);
+      names = Set.copyOf(next);
+      return true;
+    }
+
+    @Override
+    public synchronized void clear() {
+      names = Set.of();
+    }
+
+    @Override
+    public Iterator<String> iterator() {
+      Iterator<String> it = names.iterator();
+      return new Iterator<>() {
+        @Override
+        public boolean hasNext() {
+          return it.hasNext();
+        }
+
+        @Override
+        public String next() {
+          return it.next();
+        }
+      };
+    }
+
+    @Override
+    public int size() {
+      return names.size();
+    }
+
+    @Override
+    public boolean isEmpty() {
+      return names.isEmpty();
+    }
   }
 }

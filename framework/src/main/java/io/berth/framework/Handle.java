@@ -7,8 +7,8 @@ import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
- * What a plugin can use of the scheduler: the cycle's snapshot, the API client, informer-backed
- * listers, the event recorder, the parallelizer, the nominator, waiting pods, and the runners
+ * What a plugin can use of the scheduler: the cycle's snapshot, the API client and the pod writes,
+ * informer-backed listers, the event recorder, the parallelizer, the nominator, waiting pods, and the runners
  * preemption needs to re-evaluate a node. One per profile, created before the plugins; thread-safe.
  */
 public interface Handle {
@@ -16,6 +16,9 @@ public interface Handle {
   NodeInfoLister snapshotLister();
 
   KubernetesClient client();
+
+  /** The scheduler's own pod writes (status patches, preemption's deletions). */
+  PodApi podApi();
 
   /**
    * A lister over an informer of {@code type}. Call it from a plugin factory, before the informers

@@ -1,11 +1,9 @@
 package io.berth.framework;
 
-import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerPort;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
-import io.fabric8.kubernetes.api.model.Volume;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -54,9 +52,10 @@ public final class NodeInfo {
 
   private NodeInfo(NodeInfo from) {
     this.node = from.node;
-    this.pods = new ArrayList<>(from.pods);
-    this.podsWithAffinity = new ArrayList<>(from.podsWithAffinity);
-    this.podsWithRequiredAntiAffinity = new ArrayList<>(from.podsWithRequiredAntiAffinity);
+    // room for a few more: copies are made to add nominated pods or reprieved victims
+    this.pods = copyWithRoom(from.pods);
+    this.podsWithAffinity = copyWithRoom(from.podsWithAffinity);
+    this.podsWithRequiredAntiAffinity = copyWithRoom(from.podsWithRequiredAntiAffinity);
     this.usedPorts = from.usedPorts.copy();
     this.requested = from.requested.copy();
     this.nonZeroRequested = from.nonZeroRequested.copy();
@@ -64,6 +63,12 @@ public final class NodeInfo {
     this.imageStates = from.imageStates;
     this.pvcRefCounts = new HashMap<>(from.pvcRefCounts);
     this.generation = from.generation;
+  }
+
+  private static List<PodInfo> copyWithRoom(List<PodInfo> from) {
+    List<PodInfo> copy = new ArrayList<>(from.size() + 4);
+    copy.addAll(from);
+    return copy;
   }
 
   /** A NodeInfo for {@code node} holding {@code pods}; convenient for tests and simulations. */
@@ -222,34 +227,16 @@ public final class NodeInfo {
       requested.subtract(podInfo.requests());
       nonZeroRequested.subtract(podInfo.nonZeroRequests());
     }
-    Pod pod = podInfo.pod();
-    if (pod.getSpec() != null) {
-      List<Container> containers = pod.getSpec().getContainers();
-      if (containers != null) {
-        for (Container c : containers) {
-          if (c.getPorts() == null) {
-            continue;
-          }
-          for (ContainerPort p : c.getPorts()) {
-            int hostPort = p.getHostPort() == null ? 0 : p.getHostPort();
-            if (sign > 0) {
-              usedPorts.add(p.getHostIP(), p.getProtocol(), hostPort);
-            } else {
-              usedPorts.remove(p.getHostIP(), p.getProtocol(), hostPort);
-            }
-          }
-        }
+    for (ContainerPort p : podInfo.containerPorts()) {
+      int hostPort = p.getHostPort() == null ? 0 : p.getHostPort();
+      if (sign > 0) {
+        usedPorts.add(p.getHostIP(), p.getProtocol(), hostPort);
+      } else {
+        usedPorts.remove(p.getHostIP(), p.getProtocol(), hostPort);
       }
-      List<Volume> volumes = pod.getSpec().getVolumes();
-      if (volumes != null) {
-        for (Volume v : volumes) {
-          if (v.getPersistentVolumeClaim() == null) {
-            continue;
-          }
-          String key = podInfo.namespace() + "/" + v.getPersistentVolumeClaim().getClaimName();
-          pvcRefCounts.merge(key, sign, (a, b) -> a + b == 0 ? null : a + b);
-        }
-      }
+    }
+    for (String key : podInfo.pvcKeys()) {
+      pvcRefCounts.merge(key, sign, (a, b) -> a + b == 0 ? null : a + b);
     }
     generation = nextGeneration();
   }

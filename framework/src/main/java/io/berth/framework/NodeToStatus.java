@@ -12,8 +12,15 @@ import java.util.Map;
  */
 public final class NodeToStatus {
   // confined to the scheduling thread
-  private final Map<String, Status> statuses = new HashMap<>();
+  private Map<String, Status> statuses = new HashMap<>();
   private Status absentNodesStatus = Status.unresolvable();
+
+  /** Sizes the map for {@code n} more statuses, so that setting them does not rehash. */
+  public void reserve(int n) {
+    if (statuses.isEmpty() && n > 12) {
+      statuses = new HashMap<>(n * 4 / 3 + 1);
+    }
+  }
 
   public void set(String nodeName, Status status) {
     statuses.put(nodeName, status);

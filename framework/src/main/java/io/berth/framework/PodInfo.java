@@ -1,8 +1,11 @@
 package io.berth.framework;
 
 import io.fabric8.kubernetes.api.model.Affinity;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerPort;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodAffinityTerm;
+import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.WeightedPodAffinityTerm;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,6 +30,10 @@ public final class PodInfo {
   private final List<WeightedAffinityTerm> preferredAffinityTerms;
   private final List<WeightedAffinityTerm> preferredAntiAffinityTerms;
   private final String parseError;
+  // every container port (host port or not), flattened; usually empty
+  private final List<ContainerPort> containerPorts;
+  // "namespace/claimName" of each PVC volume; usually empty
+  private final List<String> pvcKeys;
 
   private PodInfo(Pod pod) {
     this.pod = pod;
@@ -69,6 +76,38 @@ public final class PodInfo {
       Taints.validateTolerations(pod.getSpec().getTolerations()).ifPresent(errors::add);
     }
     this.parseError = errors.isEmpty() ? null : String.join("; ", errors);
+    List<ContainerPort> ports = List.of();
+    List<String> claims = List.of();
+    if (pod.getSpec() != null) {
+      if (pod.getSpec().getContainers() != null) {
+        for (Container c : pod.getSpec().getContainers()) {
+          if (c.getPorts() != null && !c.getPorts().isEmpty()) {
+            ports = ports.isEmpty() ? new ArrayList<>() : ports;
+            ports.addAll(c.getPorts());
+          }
+        }
+      }
+      if (pod.getSpec().getVolumes() != null) {
+        for (Volume v : pod.getSpec().getVolumes()) {
+          if (v.getPersistentVolumeClaim() != null) {
+            claims = claims.isEmpty() ? new ArrayList<>() : claims;
+            claims.add(namespace() + "/" + v.getPersistentVolumeClaim().getClaimName());
+          }
+        }
+      }
+    }
+    this.containerPorts = List.copyOf(ports);
+    this.pvcKeys = List.copyOf(claims);
+  }
+
+  /** Every port of the pod's containers, in order; NodeInfo tracks their host ports. */
+  public List<ContainerPort> containerPorts() {
+    return containerPorts;
+  }
+
+  /** {@code namespace/claimName} of each PersistentVolumeClaim volume, in order. */
+  public List<String> pvcKeys() {
+    return pvcKeys;
   }
 
   /** Derives the pod's requests and affinity terms. */

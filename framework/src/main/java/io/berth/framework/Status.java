@@ -20,6 +20,9 @@ public final class Status {
   private final List<String> reasons;
   private final Throwable error;
   private final String plugin;
+  // memo of the last withPlugin copy: a benign race (any thread may replace it with an equal one);
+  // the copy's fields are final, so it is safely published
+  private Status lastNamed;
 
   private Status(Code code, List<String> reasons, Throwable error, String plugin) {
     this.code = Objects.requireNonNull(code, "code");
@@ -84,12 +87,21 @@ public final class Status {
     return plugin;
   }
 
-  /** A copy naming the plugin that returned it. */
+  /**
+   * A copy naming the plugin that returned it. The last copy made is remembered, so a status a
+   * plugin shares between nodes stays one instance once the runtime has named the plugin.
+   */
   public Status withPlugin(String pluginName) {
     if (pluginName.equals(plugin)) {
       return this;
     }
-    return new Status(code, reasons, error, pluginName);
+    Status named = lastNamed;
+    if (named != null && named.plugin.equals(pluginName)) {
+      return named;
+    }
+    named = new Status(code, reasons, error, pluginName);
+    lastNamed = named;
+    return named;
   }
 
   /** A copy with a different code, same reasons and plugin. */

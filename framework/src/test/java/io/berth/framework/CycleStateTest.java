@@ -57,4 +57,52 @@ class CycleStateTest {
       assertThat(state.read("k" + t + "-499", Counter.class)).isPresent();
     }
   }
+
+  /** Immutable data: its copy is itself. */
+  record Fixed(int value) implements StateData {
+    @Override
+    public StateData copy() {
+      return this;
+    }
+  }
+
+  @Test
+  void aCopySharesImmutableValuesButNotLaterWrites() {
+    CycleState state = new CycleState();
+    Fixed fixed = new Fixed(7);
+    state.write("f", fixed);
+    state.write("c", new Counter(1));
+    CycleState copy = state.copy();
+    assertThat(copy.readOrFail("f", Fixed.class)).isSameAs(fixed);
+    assertThat(copy.readOrFail("c", Counter.class))
+        .isNotSameAs(state.readOrFail("c", Counter.class));
+    copy.write("only-copy", new Fixed(1));
+    copy.delete("f");
+    copy.skipScorePlugins().add("S");
+    assertThat(state.read("only-copy", Fixed.class)).isEmpty();
+    assertThat(state.read("f", Fixed.class)).contains(fixed);
+    assertThat(state.skipScorePlugins()).isEmpty();
+    assertThat(copy.skipScorePlugins()).containsExactly("S");
+  }
+
+  @Test
+  void concurrentAddsToAPluginSetAreAllKept() throws Exception {
+    CycleState state = new CycleState();
+    Thread[] threads = new Thread[8];
+    for (int t = 0; t < threads.length; t++) {
+      int id = t;
+      threads[t] = new Thread(() -> {
+        for (int i = 0; i < 200; i++) {
+          state.skipFilterPlugins().add("p" + id + "-" + i);
+          assertThat(state.skipFilterPlugins().contains("p" + id + "-" + i)).isTrue();
+        }
+      });
+      threads[t].start();
+    }
+    for (Thread t : threads) {
+      t.join();
+    }
+    assertThat(state.skipFilterPlugins()).hasSize(1600);
+    assertThat(state.copy().skipFilterPlugins()).hasSize(1600);
+  }
 }

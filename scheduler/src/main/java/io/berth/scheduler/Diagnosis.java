@@ -17,6 +17,8 @@ public final class Diagnosis {
   private final Set<String> pendingPlugins = new LinkedHashSet<>();
   private String preFilterMsg = "";
   private String postFilterMsg = "";
+  // the plugin last added to unschedulablePlugins: most rejected nodes repeat it
+  private String lastUnschedulable;
 
   public NodeToStatus nodeToStatus() {
     return nodeToStatus;
@@ -37,8 +39,9 @@ public final class Diagnosis {
     }
     if (status.code() == Code.PENDING) {
       pendingPlugins.add(status.plugin());
-    } else {
+    } else if (!status.plugin().equals(lastUnschedulable)) {
       unschedulablePlugins.add(status.plugin());
+      lastUnschedulable = status.plugin();
     }
   }
 

@@ -1,31 +1,29 @@
 package io.berth.scheduler;
 
+import io.berth.framework.PodApi;
+import io.berth.framework.PodStatusPatch;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
-import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.fabric8.kubernetes.api.model.PodConditionBuilder;
 import java.time.Instant;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
+import java.time.temporal.ChronoUnit;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * Writes a failed pod's {@code PodScheduled=False} condition and {@code status.nominatedNodeName}
- * with a strategic merge patch on the status subresource, skipping the write when nothing changed
- * (upstream's {@code updatePod}). Thread-safe: stateless apart from the shared client.
+ * in one status patch through the {@link PodApi}, skipping the write when nothing changed
+ * (upstream's {@code updatePod}). Thread-safe: stateless apart from the shared PodApi.
  */
 public final class PodStatusUpdater {
   public static final String POD_SCHEDULED = "PodScheduled";
   public static final String REASON_UNSCHEDULABLE = "Unschedulable";
   public static final String REASON_SCHEDULER_ERROR = "SchedulerError";
 
-  private final KubernetesClient client;
+  private final PodApi api;
 
-  public PodStatusUpdater(KubernetesClient client) {
-    this.client = client;
+  public PodStatusUpdater(PodApi api) {
+    this.api = api;
   }
 
   /**
@@ -42,40 +40,14 @@ public final class PodStatusUpdater {
     if (conditionSame && nominationSame) {
       return false;
     }
-    Map<String, Object> condition = new LinkedHashMap<>();
-    condition.put("type", POD_SCHEDULED);
-    condition.put("status", "False");
-    condition.put("reason", reason);
-    condition.put("message", message);
-    condition.put("lastProbeTime", null);
-    String now = Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString();
-    condition.put("lastTransitionTime", current != null && "False".equals(current.getStatus())
-        ? current.getLastTransitionTime() : now);
-    Map<String, Object> status = new LinkedHashMap<>();
-    status.put("conditions", List.of(condition));
-    if (nominatedNodeName != null) {
-      status.put("nominatedNodeName", nominatedNodeName.isEmpty() ? null : nominatedNodeName);
-    }
-    String patch = client.getKubernetesSerialization().asJson(Map.of("status", status));
-    try {
-      client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName())
-          .subresource("status").patch(PatchContext.of(PatchType.STRATEGIC_MERGE), patch);
-      return true;
-    } catch (KubernetesClientException e) {
-      if (e.getCode() == 404) {
-        return false;
-      }
-      throw e;
-    }
-  }
-
-  /** Sets or clears only {@code status.nominatedNodeName} (preemption clears lower nominations). */
-  public void setNominatedNodeName(Pod pod, String nodeName) {
-    Map<String, Object> status = new LinkedHashMap<>();
-    status.put("nominatedNodeName", nodeName == null || nodeName.isEmpty() ? null : nodeName);
-    String patch = client.getKubernetesSerialization().asJson(Map.of("status", status));
-    client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName())
-        .subresource("status").patch(PatchContext.of(PatchType.JSON_MERGE), patch);
+    String now = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
+    PodCondition condition = new PodConditionBuilder().withType(POD_SCHEDULED).withStatus("False")
+        .withReason(reason).withMessage(message)
+        .withLastTransitionTime(current != null && "False".equals(current.getStatus())
+            ? current.getLastTransitionTime() : now)
+        .build();
+    return api.patchStatus(pod, new PodStatusPatch(Optional.of(condition),
+        Optional.ofNullable(nominatedNodeName)));
   }
 
   private static PodCondition findCondition(Pod pod) {

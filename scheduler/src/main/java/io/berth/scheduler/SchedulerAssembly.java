@@ -4,8 +4,10 @@ import io.berth.framework.ClusterEventWithHint;
 import io.berth.framework.EventRecorder;
 import io.berth.framework.EventResource;
 import io.berth.framework.Framework;
+import io.berth.framework.PodApi;
 import io.berth.framework.PodInfo;
 import io.berth.framework.PodNominator;
+import io.berth.framework.runtime.ClientPodApi;
 import io.berth.framework.runtime.DefaultParallelizer;
 import io.berth.framework.runtime.FrameworkRuntime;
 import io.berth.framework.runtime.ListerProvider;
@@ -65,6 +67,8 @@ public final class SchedulerAssembly {
       SchedulingQueue q = queueRef.get();
       return q == null ? List.of() : q.nominatedPodsForNode(nodeName);
     };
+    PodApi podApi = b.podApi != null ? b.podApi : b.client != null ? new ClientPodApi(b.client)
+        : PodApi.unavailable("the scheduler");
     Map<String, Framework> fws = new LinkedHashMap<>();
     List<AutoCloseable> toClose = new java.util.ArrayList<>();
     for (ProfileConfig profile : b.config.profiles()) {
@@ -73,7 +77,7 @@ public final class SchedulerAssembly {
         toClose.add(c);
       }
       fws.put(profile.schedulerName(), FrameworkRuntime.builder(b.registry, profile)
-          .client(b.client).listers(b.listers).eventRecorder(recorder).parallelizer(parallelizer)
+          .client(b.client).podApi(podApi).listers(b.listers).eventRecorder(recorder).parallelizer(parallelizer)
           .nominator(nominator).snapshot(() -> snapshot).metrics(metrics).build());
     }
     this.frameworks = Map.copyOf(fws);
@@ -104,7 +108,7 @@ public final class SchedulerAssembly {
     });
     this.scheduler = new Scheduler(queue, cache, snapshot, frameworks,
         new SchedulingAlgorithm(b.config.percentageOfNodesToScore().orElse(0), b.random),
-        new PodStatusUpdater(b.client), b.informerPod, metrics, b.clock, bindingPool);
+        new PodStatusUpdater(podApi), b.informerPod, metrics, b.clock, bindingPool);
     this.closeables = List.copyOf(toClose);
   }
 
@@ -127,6 +131,7 @@ public final class SchedulerAssembly {
     private final SchedulerConfiguration config;
     private final Registry registry;
     private KubernetesClient client;
+    private PodApi podApi;
     private ListerProvider listers = InformerListers.empty();
     private Function<String, EventRecorder> eventRecorders = name -> EventRecorder.NOOP;
     private MeterRegistry meterRegistry = new io.micrometer.core.instrument.simple.SimpleMeterRegistry();
@@ -141,6 +146,15 @@ public final class SchedulerAssembly {
 
     public Builder client(KubernetesClient value) {
       this.client = value;
+      return this;
+    }
+
+    /**
+     * The scheduler's pod writes (status patches, preemption's deletions); by default over the
+     * client. The throughput harness applies them in memory.
+     */
+    public Builder podApi(PodApi value) {
+      this.podApi = value;
       return this;
     }
 

@@ -160,6 +160,11 @@ public final class SchedulingAlgorithm {
     if (error.get() != null) {
       throw new StatusException(error.get());
     }
+    int numRejected = 0;
+    for (Status r : rejected) {
+      numRejected += r == null ? 0 : 1;
+    }
+    diagnosis.nodeToStatus().reserve(numRejected);
     int processed = 0;
     for (int i = 0; i < numAll; i++) {
       if (rejected[i] != null) {

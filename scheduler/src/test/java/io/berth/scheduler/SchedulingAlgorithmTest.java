@@ -186,4 +186,37 @@ class SchedulingAlgorithmTest {
         + " unbound immediate PersistentVolumeClaims. preemption: 0/3 nodes are available: 3"
         + " Preemption is not helpful for scheduling.");
   }
+
+  @Test
+  void fitErrorCountsSharedAndDistinctStatusesAndAbsentNodes() {
+    Diagnosis d = new Diagnosis();
+    Status shared = Status.unschedulable("Insufficient cpu").withPlugin("NodeResourcesFit");
+    d.nodeToStatus().reserve(20);
+    for (int i = 0; i < 3; i++) {
+      d.nodeToStatus().set("n" + i, shared);
+    }
+    d.nodeToStatus().set("n3", Status.unschedulable("Insufficient cpu", "Too many pods"));
+    d.nodeToStatus().set("n4", Status.unresolvable("node(s) had untolerated taint {a: b}"));
+    d.nodeToStatus().setAbsentNodesStatus(Status.unresolvable("node(s) didn't match Pod's node"
+        + " affinity/selector"));
+    FitError e = new FitError(pod, 7, d);
+    String expected = "0/7 nodes are available: 1 Too many pods, 1 node(s) had untolerated taint"
+        + " {a: b}, 2 node(s) didn't match Pod's node affinity/selector, 4 Insufficient cpu.";
+    assertThat(e.getMessage()).isEqualTo(expected);
+    d.setPostFilterMsg("preemption: not eligible due to preemptionPolicy=Never.");
+    assertThat(e.getMessage()).isEqualTo(expected + " preemption: not eligible due to"
+        + " preemptionPolicy=Never.."); // upstream appends "." to the PostFilter message too
+  }
+
+  @Test
+  void aStatusNamedForOnePluginStaysOneInstance() {
+    Status shared = Status.unschedulable("Insufficient cpu");
+    Status named = shared.withPlugin("NodeResourcesFit");
+    assertThat(shared.withPlugin("NodeResourcesFit")).isSameAs(named);
+    assertThat(named.withPlugin("NodeResourcesFit")).isSameAs(named);
+    Status other = shared.withPlugin("Other");
+    assertThat(other.plugin()).isEqualTo("Other");
+    assertThat(other).isNotEqualTo(named);
+    assertThat(shared.plugin()).isEmpty();
+  }
 }

@@ -7,10 +7,14 @@ import io.berth.framework.PreFilterResult;
 import io.berth.framework.StateData;
 import io.fabric8.kubernetes.api.model.Pod;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * A PreFilter that stamps the cycle's start time into CycleState, so the harness binder can
- * measure each pod's scheduling latency (cycle start to bound). Stateless; thread-safe.
+ * measure each pod's scheduling latency (cycle start to bound), and remembers each pod's first
+ * attempt (for the latency from first attempt to bound, which includes backoff after preemption).
+ * Thread-safe: the first attempts live in a concurrent map.
  */
 final class HarnessClock implements PreFilterPlugin {
   static final String NAME = "HarnessClock";
@@ -29,9 +33,20 @@ final class HarnessClock implements PreFilterPlugin {
     return NAME;
   }
 
+  // pod uid -> nanoTime of its first PreFilter; concurrent map
+  private final Map<String, Long> firstAttempt = new ConcurrentHashMap<>();
+
   @Override
   public PreFilterResult preFilter(CycleState state, Pod pod, List<NodeInfo> nodes) {
-    state.write(KEY, new Start(System.nanoTime()));
+    long now = System.nanoTime();
+    state.write(KEY, new Start(now));
+    firstAttempt.putIfAbsent(pod.getMetadata().getUid(), now);
     return PreFilterResult.SUCCESS;
+  }
+
+  /** Nanos since the pod's first attempt, forgetting it; -1 if it never had one. */
+  long sinceFirstAttempt(Pod pod) {
+    Long first = firstAttempt.remove(pod.getMetadata().getUid());
+    return first == null ? -1 : System.nanoTime() - first;
   }
 }

@@ -2,7 +2,9 @@ package io.berth.bench.scheduler;
 
 import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.TopologySpreadConstraintBuilder;
+import java.time.Duration;
 import java.util.function.IntFunction;
 import java.util.function.UnaryOperator;
 
@@ -10,10 +12,18 @@ import java.util.function.UnaryOperator;
  * A scheduler_perf workload: how many nodes (and their zones), how many pods are scheduled first
  * and how many are measured, and how each kind of pod is shaped, following scheduler_perf's
  * templates (pod-default, pod-with-topology-spreading, pod-with-node-affinity,
- * pod-with-pod-anti-affinity, pod-with-pod-affinity). Immutable.
+ * pod-with-pod-anti-affinity, pod-with-pod-affinity, pod-low-priority, pod-high-priority), and
+ * optionally a churn pod created every {@code churnInterval} while the measured pods are
+ * scheduled (null when there is none). Immutable.
  */
 record PerfWorkload(String name, int nodes, IntFunction<String> zoneOf, int initPods,
-    UnaryOperator<PodBuilder> initPod, int measuredPods, UnaryOperator<PodBuilder> measuredPod) {
+    UnaryOperator<PodBuilder> initPod, int measuredPods, UnaryOperator<PodBuilder> measuredPod,
+    UnaryOperator<PodBuilder> churnPod, Duration churnInterval) {
+
+  PerfWorkload(String name, int nodes, IntFunction<String> zoneOf, int initPods,
+      UnaryOperator<PodBuilder> initPod, int measuredPods, UnaryOperator<PodBuilder> measuredPod) {
+    this(name, nodes, zoneOf, initPods, initPod, measuredPods, measuredPod, null, null);
+  }
 
   static final String ZONE = "topology.kubernetes.io/zone";
   static final String HOSTNAME = "kubernetes.io/hostname";
@@ -70,6 +80,40 @@ record PerfWorkload(String name, int nodes, IntFunction<String> zoneOf, int init
         measuredPods, shape);
   }
 
+  /** pod-low-priority: 900m cpu, no priority (0), deleted at once (grace period 0). */
+  static PodBuilder lowPriority(PodBuilder b) {
+    return cpu(b, "900m").editSpec().withTerminationGracePeriodSeconds(0L).endSpec();
+  }
+
+  /** pod-high-priority: 3000m cpu, priority 10; on a 4-cpu node of four low pods it preempts 3. */
+  static PodBuilder highPriority(PodBuilder b) {
+    return cpu(b, "3000m").editSpec().withPriority(10).endSpec();
+  }
+
+  private static PodBuilder cpu(PodBuilder b, String cpu) {
+    return b.editSpec().editFirstContainer().editResources()
+        .addToRequests("cpu", new Quantity(cpu)).endResources().endContainer().endSpec();
+  }
+
+  /**
+   * Nodes full of low-priority pods (four of 900m each on 4 cpu), then measured high-priority pods
+   * that each must preempt three of them.
+   */
+  static PerfWorkload preemptionBasic(int nodes, int initPods, int measuredPods) {
+    return new PerfWorkload("PreemptionBasic", nodes, i -> null, initPods,
+        PerfWorkload::lowPriority, measuredPods, PerfWorkload::highPriority);
+  }
+
+  /**
+   * As PreemptionBasic's nodes, but the measured pods are pod-default (always schedulable) while a
+   * high-priority preemptor arrives every 200 ms.
+   */
+  static PerfWorkload preemptionAsync(int nodes, int initPods, int measuredPods) {
+    return new PerfWorkload("PreemptionAsync", nodes, i -> null, initPods,
+        PerfWorkload::lowPriority, measuredPods, b -> b, PerfWorkload::highPriority,
+        Duration.ofMillis(200));
+  }
+
   /** The workload named {@code name} with the given sizes. */
   static PerfWorkload named(String name, int nodes, int initPods, int measuredPods) {
     return switch (name) {
@@ -78,9 +122,12 @@ record PerfWorkload(String name, int nodes, IntFunction<String> zoneOf, int init
       case "SchedulingNodeAffinity" -> nodeAffinity(nodes, initPods, measuredPods);
       case "SchedulingPodAntiAffinity" -> podAntiAffinity(nodes, initPods, measuredPods);
       case "SchedulingPodAffinity" -> podAffinity(nodes, initPods, measuredPods);
+      case "PreemptionBasic" -> preemptionBasic(nodes, initPods, measuredPods);
+      case "PreemptionAsync" -> preemptionAsync(nodes, initPods, measuredPods);
       default -> throw new IllegalArgumentException("unknown workload " + name + "; known:"
           + " SchedulingBasic, TopologySpreading, SchedulingNodeAffinity,"
-          + " SchedulingPodAntiAffinity, SchedulingPodAffinity");
+          + " SchedulingPodAntiAffinity, SchedulingPodAffinity, PreemptionBasic,"
+          + " PreemptionAsync");
     };
   }
 }

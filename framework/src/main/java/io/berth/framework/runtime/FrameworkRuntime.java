@@ -23,6 +23,7 @@ import io.berth.framework.PermitPlugin;
 import io.berth.framework.PermitResult;
 import io.berth.framework.Plugin;
 import io.berth.framework.PluginFactory;
+import io.berth.framework.PodApi;
 import io.berth.framework.PodInfo;
 import io.berth.framework.PodNominator;
 import io.berth.framework.PostBindPlugin;
@@ -69,6 +70,7 @@ public final class FrameworkRuntime implements Framework {
   private final String profileName;
   private final OptionalInt percentageOfNodesToScore;
   private final KubernetesClient client;
+  private final PodApi podApi;
   private final ListerProvider listers;
   private final EventRecorder eventRecorder;
   private final Parallelizer parallelizer;
@@ -100,6 +102,8 @@ public final class FrameworkRuntime implements Framework {
     this.profileName = b.profile.schedulerName();
     this.percentageOfNodesToScore = b.profile.percentageOfNodesToScore();
     this.client = b.client;
+    this.podApi = b.podApi != null ? b.podApi : b.client != null ? new ClientPodApi(b.client)
+        : PodApi.unavailable("profile \"" + profileName + "\"");
     this.listers = b.listers;
     this.eventRecorder = b.eventRecorder;
     this.parallelizer = b.parallelizer;
@@ -119,6 +123,7 @@ public final class FrameworkRuntime implements Framework {
     private final Registry registry;
     private final ProfileConfig profile;
     private KubernetesClient client;
+    private PodApi podApi;
     private ListerProvider listers = ListerProvider.NONE;
     private EventRecorder eventRecorder = EventRecorder.NOOP;
     private Parallelizer parallelizer;
@@ -134,6 +139,12 @@ public final class FrameworkRuntime implements Framework {
 
     public Builder client(KubernetesClient value) {
       this.client = value;
+      return this;
+    }
+
+    /** The pod writes; by default {@link ClientPodApi} over the client. */
+    public Builder podApi(PodApi value) {
+      this.podApi = value;
       return this;
     }
 
@@ -282,6 +293,11 @@ public final class FrameworkRuntime implements Framework {
       throw new IllegalStateException("profile \"" + profileName + "\" has no API client");
     }
     return client;
+  }
+
+  @Override
+  public PodApi podApi() {
+    return podApi;
   }
 
   @Override
@@ -460,13 +476,17 @@ public final class FrameworkRuntime implements Framework {
     }
     int priority = priorityOf(pod);
     String uid = pod.getMetadata().getUid();
-    List<PodInfo> out = new ArrayList<>();
-    for (PodInfo p : nominated) {
-      if (priorityOf(p.pod()) >= priority && !java.util.Objects.equals(p.uid(), uid)) {
+    List<PodInfo> out = null; // allocated at the first pod left out
+    for (int i = 0; i < nominated.size(); i++) {
+      PodInfo p = nominated.get(i);
+      boolean keep = priorityOf(p.pod()) >= priority && !java.util.Objects.equals(p.uid(), uid);
+      if (!keep && out == null) {
+        out = new ArrayList<>(nominated.subList(0, i));
+      } else if (keep && out != null) {
         out.add(p);
       }
     }
-    return out;
+    return out == null ? nominated : out;
   }
 
   private static int priorityOf(Pod pod) {

@@ -7,10 +7,12 @@ import io.berth.framework.NodeInfo;
 import io.berth.framework.NodeInfoLister;
 import io.berth.framework.ObjectLister;
 import io.berth.framework.Parallelizer;
+import io.berth.framework.PodApi;
 import io.berth.framework.PodInfo;
 import io.berth.framework.PodNominator;
 import io.berth.framework.Status;
 import io.berth.framework.WaitingPod;
+import io.berth.framework.runtime.ClientPodApi;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -35,6 +37,7 @@ public final class TestHandle implements Handle {
   private final Map<Class<?>, List<HasMetadata>> objects = new HashMap<>();
   private final List<String> events = Collections.synchronizedList(new ArrayList<>());
   private KubernetesClient client;
+  private PodApi podApi;
 
   /** Uses {@code nodes} as the cycle's snapshot. */
   public TestHandle withNodes(List<NodeInfo> nodes) {
@@ -55,6 +58,12 @@ public final class TestHandle implements Handle {
     return this;
   }
 
+  /** Uses {@code api} for {@link #podApi()} instead of one over the client. */
+  public TestHandle withPodApi(PodApi api) {
+    this.podApi = api;
+    return this;
+  }
+
   /** Recorded events as "type reason message". */
   public List<String> events() {
     return List.copyOf(events);
@@ -71,6 +80,14 @@ public final class TestHandle implements Handle {
       throw new IllegalStateException("TestHandle has no client");
     }
     return client;
+  }
+
+  @Override
+  public PodApi podApi() {
+    if (podApi != null) {
+      return podApi;
+    }
+    return new ClientPodApi(client());
   }
 
   @Override

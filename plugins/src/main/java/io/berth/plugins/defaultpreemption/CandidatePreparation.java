@@ -2,20 +2,16 @@ package io.berth.plugins.defaultpreemption;
 
 import io.berth.framework.Handle;
 import io.berth.framework.PodInfo;
+import io.berth.framework.PodStatusPatch;
 import io.berth.framework.Status;
 import io.berth.framework.WaitingPod;
 import io.berth.plugins.queuesort.PrioritySort;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
-import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.fabric8.kubernetes.api.model.PodConditionBuilder;
 import java.time.Clock;
 import java.time.temporal.ChronoUnit;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
@@ -27,10 +23,11 @@ import org.slf4j.LoggerFactory;
  * preemption off (v1.32's default). For every victim, in parallel: a victim already being deleted
  * is left alone; a victim parked at Permit is rejected; any other gets the
  * {@code DisruptionTarget=True} condition (reason {@code PreemptionByScheduler}) through a
- * strategic merge patch of its status and is then deleted with its own grace period. Each
+ * status patch and is then deleted with its own grace period, both through the handle's
+ * {@link io.berth.framework.PodApi}. Each
  * preempted victim gets a {@code Preempted} event. A victim already gone counts as preempted
  * without an event. Finally the lower-priority pods nominated to the node lose their nomination
- * (a JSON merge patch of {@code status.nominatedNodeName}), so they look for room elsewhere at
+ * (a status patch clearing {@code status.nominatedNodeName}), so they look for room elsewhere at
  * once; failures there are logged, not returned. Immutable and thread-safe; called from the
  * scheduling thread, fans out on the handle's parallelizer.
  */
@@ -99,17 +96,14 @@ final class CandidatePreparation {
         && Objects.equals(message, existing.get().getMessage())) {
       return true; // unchanged: no status write, as upstream's UpdatePodCondition
     }
-    Map<String, Object> condition = new LinkedHashMap<>();
-    condition.put("type", DISRUPTION_TARGET);
-    condition.put("status", "True");
-    condition.put("reason", REASON_PREEMPTION_BY_SCHEDULER);
-    condition.put("message", message);
     // the transition time moves only when the status does
-    condition.put("lastTransitionTime", wasTrue && existing.get().getLastTransitionTime() != null
+    String transition = wasTrue && existing.get().getLastTransitionTime() != null
         ? existing.get().getLastTransitionTime()
-        : clock.instant().truncatedTo(ChronoUnit.SECONDS).toString());
-    return patchStatus(victim, PatchType.STRATEGIC_MERGE,
-        Map.of("status", Map.of("conditions", List.of(condition))));
+        : clock.instant().truncatedTo(ChronoUnit.SECONDS).toString();
+    PodCondition condition = new PodConditionBuilder().withType(DISRUPTION_TARGET)
+        .withStatus("True").withReason(REASON_PREEMPTION_BY_SCHEDULER).withMessage(message)
+        .withLastTransitionTime(transition).build();
+    return handle.podApi().patchStatus(victim, PodStatusPatch.condition(condition));
   }
 
   private static Optional<PodCondition> disruptionTarget(Pod victim) {
@@ -122,15 +116,7 @@ final class CandidatePreparation {
 
   /** Deletes with the pod's own grace period; false when it was already gone. */
   private boolean delete(Pod victim) {
-    try {
-      return !client().pods().inNamespace(victim.getMetadata().getNamespace())
-          .withName(victim.getMetadata().getName()).delete().isEmpty();
-    } catch (KubernetesClientException e) {
-      if (e.getCode() == 404) {
-        return false;
-      }
-      throw e;
-    }
+    return handle.podApi().delete(victim);
   }
 
   /**
@@ -146,35 +132,12 @@ final class CandidatePreparation {
           || p.getStatus().getNominatedNodeName().isEmpty()) {
         continue;
       }
-      Map<String, Object> status = new LinkedHashMap<>();
-      status.put("nominatedNodeName", null);
       try {
-        patchStatus(p, PatchType.JSON_MERGE, Map.of("status", status));
-      } catch (KubernetesClientException e) {
+        handle.podApi().patchStatus(p, PodStatusPatch.nominatedNodeName(""));
+      } catch (RuntimeException e) {
         LOG.error("Cannot clear 'NominatedNodeName' field of pod {}", key(p), e);
       }
     }
-  }
-
-  /** Patches the status subresource; false when the pod is gone. */
-  private boolean patchStatus(Pod pod, PatchType type, Map<String, Object> patch) {
-    KubernetesClient client = client();
-    String json = client.getKubernetesSerialization().asJson(patch);
-    try {
-      client.pods().inNamespace(pod.getMetadata().getNamespace())
-          .withName(pod.getMetadata().getName()).subresource("status")
-          .patch(PatchContext.of(type), json);
-      return true;
-    } catch (KubernetesClientException e) {
-      if (e.getCode() == 404) {
-        return false;
-      }
-      throw e;
-    }
-  }
-
-  private KubernetesClient client() {
-    return handle.client();
   }
 
   private static String key(Pod pod) {

@@ -41,7 +41,7 @@ final class VictimSelector {
   Selection select(CycleState state, Pod preemptor, NodeInfo nodeInfo,
       List<PodDisruptionBudget> pdbs) {
     int priority = PrioritySort.podPriority(preemptor);
-    List<PodInfo> potentialVictims = new ArrayList<>();
+    List<PodInfo> potentialVictims = new ArrayList<>(nodeInfo.pods().size());
     for (PodInfo pi : nodeInfo.pods()) {
       if (PrioritySort.podPriority(pi.pod()) < priority) {
         potentialVictims.add(pi);

@@ -46,6 +46,13 @@ public final class NodeResourcesFit
   public static final String REASON_INSUFFICIENT_EPHEMERAL_STORAGE =
       "Insufficient ephemeral-storage";
 
+  /** The statuses rejecting a node for a single standard resource. */
+  private static final Map<String, Status> SINGLE_REASON = Map.of(
+      REASON_INSUFFICIENT_CPU, Status.unschedulable(REASON_INSUFFICIENT_CPU),
+      REASON_INSUFFICIENT_MEMORY, Status.unschedulable(REASON_INSUFFICIENT_MEMORY),
+      REASON_INSUFFICIENT_EPHEMERAL_STORAGE,
+      Status.unschedulable(REASON_INSUFFICIENT_EPHEMERAL_STORAGE));
+
   static final String PRE_FILTER_STATE_KEY = "PreFilter" + NAME;
   static final String PRE_SCORE_STATE_KEY = "PreScore" + NAME;
 
@@ -112,9 +119,17 @@ public final class NodeResourcesFit
     if (insufficient.isEmpty()) {
       return Status.SUCCESS;
     }
+    if (insufficient.size() == 1) {
+      // the common rejection: one shared instance per reason (cheaper to build and to count)
+      Status shared = SINGLE_REASON.get(insufficient.get(0).reason());
+      if (shared != null) {
+        return shared;
+      }
+    }
     return Status.unschedulable(insufficient.stream().map(InsufficientResource::reason)
         .toArray(String[]::new));
   }
+
 
   /** What {@code nodeInfo} lacks for the pod of {@code state}, in upstream's order. */
   static List<InsufficientResource> fits(PreFilterState state, NodeInfo nodeInfo) {

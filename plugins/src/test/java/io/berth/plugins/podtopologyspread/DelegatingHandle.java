@@ -31,6 +31,11 @@ class DelegatingHandle implements Handle {
   }
 
   @Override
+  public io.berth.framework.PodApi podApi() {
+    return delegate.podApi();
+  }
+
+  @Override
   public KubernetesClient client() {
     return delegate.client();
   }

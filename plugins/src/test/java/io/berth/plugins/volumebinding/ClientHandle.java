@@ -74,6 +74,11 @@ final class ClientHandle implements Handle {
   }
 
   @Override
+  public io.berth.framework.PodApi podApi() {
+    return new io.berth.framework.runtime.ClientPodApi(client);
+  }
+
+  @Override
   public KubernetesClient client() {
     return client;
   }

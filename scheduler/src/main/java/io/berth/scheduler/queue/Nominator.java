@@ -8,21 +8,24 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReadWriteLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 /**
  * Pods nominated to nodes (by preemption, or by {@code status.nominatedNodeName}) and not bound
- * yet, with their current {@link PodInfo}. Thread-safe: guarded by its own read-write lock, a
- * leaf lock (the scheduling queue takes it under its own lock; it never calls out), so plugins
- * read it from Filter threads without touching the queue's lock.
+ * yet, with their current {@link PodInfo}. Thread-safe: changes are made under its own
+ * read-write lock, a leaf lock (the scheduling queue takes it under its own lock; it never calls
+ * out); {@link #forNode} reads without any lock, since each node's list is an immutable list
+ * replaced whole in a concurrent map, so Filter workers asking for every node of every cycle never
+ * contend with each other or with the queue.
  *
  * <p>At most one entry per pod UID: every add first removes the pod wherever it was.
  */
 final class Nominator {
   private final ReadWriteLock lock = new ReentrantReadWriteLock();
-  // guarded by lock
-  private final Map<String, List<PodInfo>> podsByNode = new HashMap<>();
+  // written under lock's write lock; read lock-free: the values are immutable lists, replaced whole
+  private final Map<String, List<PodInfo>> podsByNode = new ConcurrentHashMap<>();
   // guarded by lock
   private final Map<String, String> nodeByUid = new HashMap<>();
   // written under the write lock after every change; read without it so that Filter, which asks
@@ -77,18 +80,13 @@ final class Nominator {
     }
   }
 
-  /** A copy of the pods nominated to the node. */
+  /** The pods nominated to the node: an immutable list, as of the last change. */
   List<PodInfo> forNode(String nodeName) {
     if (nominatedCount == 0) {
       return List.of();
     }
-    lock.readLock().lock();
-    try {
-      List<PodInfo> pods = podsByNode.get(nodeName);
-      return pods == null ? List.of() : List.copyOf(pods);
-    } finally {
-      lock.readLock().unlock();
-    }
+    List<PodInfo> pods = podsByNode.get(nodeName);
+    return pods == null ? List.of() : pods;
   }
 
   Optional<String> nodeOf(String uid) {
@@ -118,7 +116,11 @@ final class Nominator {
       return;
     }
     nodeByUid.put(uid, node);
-    podsByNode.computeIfAbsent(node, n -> new ArrayList<>()).add(podInfo);
+    List<PodInfo> before = podsByNode.getOrDefault(node, List.of());
+    List<PodInfo> after = new ArrayList<>(before.size() + 1);
+    after.addAll(before);
+    after.add(podInfo);
+    podsByNode.put(node, List.copyOf(after));
   }
 
   private void deleteLocked(String uid) {
@@ -130,9 +132,16 @@ final class Nominator {
     if (pods == null) {
       return;
     }
-    pods.removeIf(p -> InFlightPods.uid(p.pod()).equals(uid));
-    if (pods.isEmpty()) {
+    List<PodInfo> rest = new ArrayList<>(pods.size());
+    for (PodInfo p : pods) {
+      if (!InFlightPods.uid(p.pod()).equals(uid)) {
+        rest.add(p);
+      }
+    }
+    if (rest.isEmpty()) {
       podsByNode.remove(node);
+    } else {
+      podsByNode.put(node, List.copyOf(rest));
     }
   }
 

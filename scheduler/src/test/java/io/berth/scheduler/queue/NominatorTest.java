@@ -7,6 +7,8 @@ import io.berth.framework.PodInfo;
 import io.berth.framework.QueuedPodInfo;
 import io.fabric8.kubernetes.api.model.Pod;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -130,5 +132,53 @@ class NominatorTest {
 
   private static List<String> names(List<PodInfo> pods) {
     return pods.stream().map(PodInfo::name).toList();
+  }
+
+  @Test
+  void readersSeeWholeListsWhileWritersNominateAndDelete() throws Exception {
+    int writers = 4;
+    int podsPerWriter = 300;
+    AtomicBoolean done = new AtomicBoolean();
+    AtomicReference<Throwable> failure = new AtomicReference<>();
+    Thread reader = new Thread(() -> {
+      try {
+        while (!done.get()) {
+          for (int n = 0; n < 4; n++) {
+            List<PodInfo> pods = queue.nominatedPodsForNode("n" + n);
+            for (PodInfo p : pods) {
+              assertThat(p.pod().getMetadata().getName()).startsWith("w");
+            }
+          }
+        }
+      } catch (Throwable t) {
+        failure.compareAndSet(null, t);
+      }
+    });
+    reader.start();
+    Thread[] threads = new Thread[writers];
+    for (int w = 0; w < writers; w++) {
+      int id = w;
+      threads[w] = new Thread(() -> {
+        for (int i = 0; i < podsPerWriter; i++) {
+          PodInfo p = PodInfo.of(TestPods.named("w" + id + "-" + i));
+          queue.addNominatedPod(p, NominatingInfo.override("n" + (i % 4)));
+          if (i % 3 == 0) {
+            queue.deleteNominatedPodIfExists(p.pod());
+          }
+        }
+      });
+      threads[w].start();
+    }
+    for (Thread t : threads) {
+      t.join();
+    }
+    done.set(true);
+    reader.join();
+    assertThat(failure.get()).isNull();
+    int total = 0;
+    for (int n = 0; n < 4; n++) {
+      total += queue.nominatedPodsForNode("n" + n).size();
+    }
+    assertThat(total).isEqualTo(writers * (podsPerWriter - podsPerWriter / 3));
   }
 }
