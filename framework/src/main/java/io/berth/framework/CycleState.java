@@ -96,11 +96,13 @@ public final class CycleState {
   }
 
   /**
-   * A set of plugin names that is an immutable set behind a volatile field: {@code add} and
-   * {@code remove} replace it under the monitor, reads are lock-free, and a copy shares it.
+   * A set of plugin names that is a never-mutated set behind a volatile field: {@code add} and
+   * {@code remove} replace it under the monitor, reads are lock-free, and a copy shares it. A
+   * HashSet rather than {@code Set.copyOf}: Filter asks it for every plugin on every node, and the
+   * immutable sets' probe divides where HashSet masks.
    */
   private static final class NameSet extends AbstractSet<String> {
-    // immutable set, replaced under `this`
+    // never mutated once published (copy-on-write), replaced under `this`
     private volatile Set<String> names;
 
     NameSet(Set<String> names) {
@@ -123,7 +125,7 @@ public final class CycleState {
       }
       Set<String> next = new HashSet<>(names);
       next.add(name);
-      names = Set.copyOf(next);
+      names = next;
       return true;
     }
 
@@ -134,7 +136,7 @@ public final class CycleState {
       }
       Set<String> next = new HashSet<>(names);
       next.remove(o);
-      names = Set.copyOf(next);
+      names = next;
       return true;
     }
 
@@ -146,7 +148,7 @@ public final class CycleState {
     @Override
     public Iterator<String> iterator() {
       Iterator<String> it = names.iterator();
-      return new Iterator<>() {
+      return new Iterator<>() { // read-only view: the published set is never changed
         @Override
         public boolean hasNext() {
           return it.hasNext();

@@ -3,6 +3,7 @@ package io.berth.framework;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import java.util.Collection;
 import java.util.Optional;
 import java.util.function.Consumer;
 
@@ -19,6 +20,15 @@ public interface Handle {
 
   /** The scheduler's own pod writes (status patches, preemption's deletions). */
   PodApi podApi();
+
+  /** The scheduler's feature gates. */
+  FeatureGates featureGates();
+
+  /**
+   * Moves these pods from the unschedulable pool or backoffQ to activeQ at once (PreEnqueue still
+   * applies), as upstream's {@code Handle.Activate}; a pod in neither is left alone.
+   */
+  void activate(Collection<Pod> pods);
 
   /**
    * A lister over an informer of {@code type}. Call it from a plugin factory, before the informers

@@ -3,6 +3,7 @@ package io.berth.scheduler;
 import io.berth.framework.ClusterEventWithHint;
 import io.berth.framework.EventRecorder;
 import io.berth.framework.EventResource;
+import io.berth.framework.FeatureGates;
 import io.berth.framework.Framework;
 import io.berth.framework.PodApi;
 import io.berth.framework.PodInfo;
@@ -77,7 +78,14 @@ public final class SchedulerAssembly {
         toClose.add(c);
       }
       fws.put(profile.schedulerName(), FrameworkRuntime.builder(b.registry, profile)
-          .client(b.client).podApi(podApi).listers(b.listers).eventRecorder(recorder).parallelizer(parallelizer)
+          .client(b.client).podApi(podApi).featureGates(b.featureGates)
+          .activator(pods -> {
+            SchedulingQueue q = queueRef.get();
+            if (q != null) {
+              q.activate(pods);
+            }
+          })
+          .listers(b.listers).eventRecorder(recorder).parallelizer(parallelizer)
           .nominator(nominator).snapshot(() -> snapshot).metrics(metrics).build());
     }
     this.frameworks = Map.copyOf(fws);
@@ -132,6 +140,7 @@ public final class SchedulerAssembly {
     private final Registry registry;
     private KubernetesClient client;
     private PodApi podApi;
+    private FeatureGates featureGates = FeatureGates.defaults();
     private ListerProvider listers = InformerListers.empty();
     private Function<String, EventRecorder> eventRecorders = name -> EventRecorder.NOOP;
     private MeterRegistry meterRegistry = new io.micrometer.core.instrument.simple.SimpleMeterRegistry();
@@ -155,6 +164,11 @@ public final class SchedulerAssembly {
      */
     public Builder podApi(PodApi value) {
       this.podApi = value;
+      return this;
+    }
+
+    public Builder featureGates(FeatureGates value) {
+      this.featureGates = value;
       return this;
     }
 

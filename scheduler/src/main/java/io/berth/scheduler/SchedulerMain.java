@@ -5,6 +5,7 @@ import io.berth.component.ConfigurationException;
 import io.berth.component.Daemon;
 import io.berth.component.DaemonCommandLine;
 import io.berth.component.DaemonOptions;
+import io.berth.framework.FeatureGates;
 import io.berth.component.DaemonSettings;
 import io.berth.component.Exiter;
 import io.berth.component.LeaderElectionSettings;
@@ -51,6 +52,11 @@ public final class SchedulerMain implements Callable<Integer> {
   @Option(names = "--scheduler-name", paramLabel = "NAME",
       description = "Sets the first profile's schedulerName. Default: default-scheduler.")
   private String schedulerName;
+
+  @Option(names = "--feature-gates", paramLabel = "NAME=BOOL,...",
+      description = "Feature gates, as kube-scheduler's: SchedulerAsyncPreemption=true|false"
+          + " (default false, as v1.32).")
+  private String featureGates;
 
   @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
   private boolean help;
@@ -105,6 +111,15 @@ public final class SchedulerMain implements Callable<Integer> {
     return cfg;
   }
 
+  /** The parsed {@code --feature-gates}; throws ConfigurationException (exit 2) naming a bad one. */
+  FeatureGates featureGates() {
+    try {
+      return FeatureGates.parse(featureGates);
+    } catch (IllegalArgumentException e) {
+      throw new ConfigurationException("--feature-gates", e.getMessage(), e);
+    }
+  }
+
   /** The daemon settings: flags given explicitly win over the configuration file. */
   DaemonSettings settings(SchedulerConfiguration cfg) {
     DaemonSettings flags = daemonOptions.settings(NAME);
@@ -136,8 +151,9 @@ public final class SchedulerMain implements Callable<Integer> {
   public Integer call() throws InterruptedException {
     Registry registry = registry();
     SchedulerConfiguration cfg = configuration(registry);
+    FeatureGates gates = featureGates();
     DaemonSettings settings = settings(cfg);
-    daemon = Daemon.builder(settings, new SchedulerWorkload(cfg, registry)).exiter(exiter)
+    daemon = Daemon.builder(settings, new SchedulerWorkload(cfg, registry, gates)).exiter(exiter)
         .installShutdownHook(installShutdownHook).build();
     return daemon.run();
   }

@@ -3,6 +3,7 @@ package io.berth.scheduler;
 import io.berth.component.DaemonContext;
 import io.berth.component.DaemonWorkload;
 import io.berth.framework.EventResource;
+import io.berth.framework.FeatureGates;
 import io.berth.framework.runtime.Registry;
 import io.berth.informer.Lister;
 import io.berth.scheduler.config.SchedulerConfiguration;
@@ -33,11 +34,13 @@ final class SchedulerWorkload implements DaemonWorkload {
 
   private final SchedulerConfiguration config;
   private final Registry registry;
+  private final FeatureGates featureGates;
   private volatile SchedulerAssembly assembly;
 
-  SchedulerWorkload(SchedulerConfiguration config, Registry registry) {
+  SchedulerWorkload(SchedulerConfiguration config, Registry registry, FeatureGates featureGates) {
     this.config = config;
     this.registry = registry;
+    this.featureGates = featureGates;
   }
 
   @Override
@@ -45,6 +48,7 @@ final class SchedulerWorkload implements DaemonWorkload {
     Lister<Pod> pods = context.informers().lister(Pod.class);
     SchedulerAssembly a = SchedulerAssembly.builder(config, registry)
         .client(context.client())
+        .featureGates(featureGates)
         .listers(new InformerListers(context.informers()))
         .eventRecorders(name -> new KubernetesEventRecorder(context.client(), name))
         .meterRegistry(context.metrics())

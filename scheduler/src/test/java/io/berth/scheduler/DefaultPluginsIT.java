@@ -6,6 +6,8 @@ import static org.awaitility.Awaitility.await;
 import io.berth.embedded.EmbeddedCluster;
 import io.berth.embedded.NodeSpec;
 import io.berth.embedded.kubelet.KubeletSettings;
+import io.berth.framework.FeatureGates;
+import io.berth.plugins.InTreeRegistry;
 import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
@@ -23,6 +25,8 @@ import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The default profile end to end on the embedded cluster: tolerations, zone spread, anti-affinity,
@@ -53,6 +57,11 @@ class DefaultPluginsIT {
 
   private void start() throws InterruptedException {
     scheduler = new InProcessScheduler(client, null);
+  }
+
+  private void start(String featureGates) throws InterruptedException {
+    scheduler = new InProcessScheduler(client, null, InTreeRegistry.create(),
+        FeatureGates.parse(featureGates));
   }
 
   private void create(Pod pod) {
@@ -163,14 +172,16 @@ class DefaultPluginsIT {
     return labelled(name, cpu, app).editSpec().withPriorityClassName(priorityClass).endSpec().build();
   }
 
-  @Test
-  void aHighPriorityPodPreemptsTheLowestPriorityVictimAndBindsThere() throws Exception {
+  @ParameterizedTest(name = "feature gates \"{0}\"")
+  @ValueSource(strings = {"", "SchedulerAsyncPreemption=true"})
+  void aHighPriorityPodPreemptsTheLowestPriorityVictimAndBindsThere(String gates)
+      throws Exception {
     cluster.nodes().add(NodeSpec.node("n1").withCpu("1"));
     cluster.nodes().add(NodeSpec.node("n2").withCpu("1"));
     priorityClass("low", 10);
     priorityClass("mid", 100);
     priorityClass("high", 1000);
-    start();
+    start(gates);
     create(withPriority("mid-pod", "800m", "x", "mid"));
     await().atMost(WAIT).until(() -> nodeOf("mid-pod").isPresent());
     create(withPriority("low-pod", "800m", "y", "low"));

@@ -1,5 +1,6 @@
 package io.berth.scheduler;
 
+import io.berth.framework.FeatureGates;
 import io.berth.framework.runtime.Registry;
 import io.berth.informer.Lister;
 import io.berth.informer.SharedInformerFactory;
@@ -29,11 +30,16 @@ final class InProcessScheduler implements AutoCloseable {
 
   InProcessScheduler(KubernetesClient client, String configYaml, Registry registry)
       throws InterruptedException {
+    this(client, configYaml, registry, FeatureGates.defaults());
+  }
+
+  InProcessScheduler(KubernetesClient client, String configYaml, Registry registry,
+      FeatureGates gates) throws InterruptedException {
     SchedulerConfiguration config = configYaml == null ? SchedulerConfigLoader.defaults(registry)
         : SchedulerConfigLoader.load(configYaml, registry);
     informers = new SharedInformerFactory(client);
     Lister<Pod> pods = informers.lister(Pod.class);
-    assembly = SchedulerAssembly.builder(config, registry).client(client)
+    assembly = SchedulerAssembly.builder(config, registry).client(client).featureGates(gates)
         .listers(new InformerListers(informers))
         .eventRecorders(name -> new KubernetesEventRecorder(client, name))
         .meterRegistry(metrics)

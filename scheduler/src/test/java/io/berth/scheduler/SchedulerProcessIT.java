@@ -176,7 +176,9 @@ class SchedulerProcessIT {
 
   @ParameterizedTest
   @CsvSource(delimiter = '|', value = {"--bogus | --bogus", "--port=x | --port",
-      "--leader-elect=maybe | --leader-elect"})
+      "--leader-elect=maybe | --leader-elect",
+      "--feature-gates=SchedulerAsyncPreemtion=true | unrecognized feature gate:"
+          + " SchedulerAsyncPreemtion"})
   void badFlagsExitTwoNamingTheFlag(String arg, String named) throws Exception {
     int jar = start(Map.of(), arg);
     assertThat(awaitExit(jar, Duration.ofSeconds(30))).isEqualTo(2);

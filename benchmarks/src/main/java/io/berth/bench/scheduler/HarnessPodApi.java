@@ -20,8 +20,9 @@ import java.util.function.Supplier;
  * changes the harness's map of current pods at once (as the server's store would) and is then
  * delivered to the scheduler's pod handler on one "watch" thread, in order, as an informer would.
  * Deletions are immediate, as for scheduler_perf's pods with {@code terminationGracePeriodSeconds:
- * 0}. Thread-safe: the map is concurrent, writes to one pod are serialized on the pod's map entry,
- * and events leave through a single-thread executor.
+ * 0}. Thread-safe: the map is concurrent, writes to one pod are serialized on the pod's map entry
+ * (its event is queued under that entry's lock, so one pod's events keep their order), and events
+ * leave through a single-thread executor.
  */
 final class HarnessPodApi implements PodApi, AutoCloseable {
   private final Map<String, Pod> current;
@@ -42,7 +43,7 @@ final class HarnessPodApi implements PodApi, AutoCloseable {
 
   @Override
   public boolean patchStatus(Pod pod, PodStatusPatch patch) {
-    Pod[] change = new Pod[2];
+    Pod[] change = new Pod[1];
     current.computeIfPresent(key(pod), (k, old) -> {
       PodBuilder b = new PodBuilder(old).editMetadata()
           .withResourceVersion(Long.toString(resourceVersion.incrementAndGet())).endMetadata();
@@ -61,27 +62,31 @@ final class HarnessPodApi implements PodApi, AutoCloseable {
       }
       patch.nominatedNodeName().ifPresent(n -> b.editOrNewStatus()
           .withNominatedNodeName(n.isEmpty() ? null : n).endStatus());
-      change[0] = old;
-      change[1] = b.build();
-      return change[1];
+      Pod updated = b.build();
+      change[0] = updated;
+      // sent while the pod's entry is locked, so one pod's events leave in the order made
+      watch.execute(() -> handler.get().onUpdate(old, updated));
+      return updated;
     });
-    if (change[1] == null) {
+    if (change[0] == null) {
       return false;
     }
     patches.incrementAndGet();
-    watch.execute(() -> handler.get().onUpdate(change[0], change[1]));
     return true;
   }
 
   @Override
   public boolean delete(Pod pod) {
-    Pod gone = current.remove(key(pod));
-    if (gone == null) {
-      return false;
+    boolean[] deleted = new boolean[1];
+    current.computeIfPresent(key(pod), (k, gone) -> {
+      deleted[0] = true;
+      watch.execute(() -> handler.get().onDelete(gone, false));
+      return null;
+    });
+    if (deleted[0]) {
+      deletions.incrementAndGet();
     }
-    deletions.incrementAndGet();
-    watch.execute(() -> handler.get().onDelete(gone, false));
-    return true;
+    return deleted[0];
   }
 
   long deletions() {

@@ -3,6 +3,7 @@ package io.berth.bench.scheduler;
 import io.berth.embedded.EmbeddedCluster;
 import io.berth.embedded.NodeSpec;
 import io.berth.embedded.kubelet.KubeletSettings;
+import io.berth.framework.FeatureGates;
 import io.berth.framework.runtime.Registry;
 import io.berth.informer.Lister;
 import io.berth.informer.ResourceEventHandler;
@@ -32,8 +33,9 @@ import org.slf4j.LoggerFactory;
  * high-priority pods of 3000m that each must preempt; reports preemptors bound per second from
  * their first create to the last one bound.
  *
- * <p>{@code java -cp benchmarks/target/benchmarks.jar io.berth.bench.scheduler.PreemptionEndToEndRun
- * [nodes] [lowPods] [highPods]}; defaults 1000 4000 1000.
+ * <p>{@code java [-Dberth.featureGates=SchedulerAsyncPreemption=true] -cp
+ * benchmarks/target/benchmarks.jar io.berth.bench.scheduler.PreemptionEndToEndRun [nodes]
+ * [lowPods] [highPods]}; defaults 1000 4000 1000.
  */
 public final class PreemptionEndToEndRun {
   private static final Logger LOG = LoggerFactory.getLogger(PreemptionEndToEndRun.class);
@@ -59,6 +61,7 @@ public final class PreemptionEndToEndRun {
       Lister<Pod> podLister = informers.lister(Pod.class);
       SchedulerAssembly assembly = SchedulerAssembly.builder(SchedulerConfigLoader.defaults(registry),
           registry).client(client).listers(new InformerListers(informers))
+          .featureGates(FeatureGates.parse(System.getProperty("berth.featureGates", "")))
           .informerPod(p -> podLister.get(p.getMetadata().getNamespace(), p.getMetadata().getName()))
           .build();
       AtomicInteger lowBound = new AtomicInteger();

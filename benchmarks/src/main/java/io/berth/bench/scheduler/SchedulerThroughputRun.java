@@ -1,5 +1,6 @@
 package io.berth.bench.scheduler;
 
+import io.berth.framework.FeatureGates;
 import io.berth.framework.runtime.Registry;
 import io.berth.plugins.InTreeRegistry;
 import io.berth.scheduler.SchedulerAssembly;
@@ -32,6 +33,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>{@code java -cp benchmarks/target/benchmarks.jar io.berth.bench.scheduler.SchedulerThroughputRun
  * [workload] [nodes] [initPods] [measuredPods] [runs]}; defaults SchedulingBasic 5000 1000 10000 3.
+ * The scheduler's pod writes (preemption's status patches and deletions, nominations) go to
+ * {@link HarnessPodApi}, which applies them to the harness's pods at once and sends the watch
+ * events back; {@code -Dberth.featureGates=...} sets the feature gates, {@code -Dberth.parallelism}
+ * the parallelism (16).
  */
 public final class SchedulerThroughputRun {
   private static final Logger LOG = LoggerFactory.getLogger(SchedulerThroughputRun.class);
@@ -120,6 +125,7 @@ public final class SchedulerThroughputRun {
     SchedulerAssembly assembly = SchedulerAssembly.builder(config, registry)
         .informerPod(p -> Optional.ofNullable(current.get(key(p))))
         .podApi(podApi)
+        .featureGates(FeatureGates.parse(System.getProperty("berth.featureGates", "")))
         .meterRegistry(meters)
         .build();
     ref.set(assembly);

@@ -13,6 +13,7 @@ import io.berth.framework.CycleState;
 import io.berth.framework.EnqueueExtensions;
 import io.berth.framework.EventRecorder;
 import io.berth.framework.FilterPlugin;
+import io.berth.framework.FeatureGates;
 import io.berth.framework.Framework;
 import io.berth.framework.NodeInfo;
 import io.berth.framework.NodeInfoLister;
@@ -45,6 +46,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -71,6 +73,8 @@ public final class FrameworkRuntime implements Framework {
   private final OptionalInt percentageOfNodesToScore;
   private final KubernetesClient client;
   private final PodApi podApi;
+  private final FeatureGates featureGates;
+  private final Consumer<Collection<Pod>> activator;
   private final ListerProvider listers;
   private final EventRecorder eventRecorder;
   private final Parallelizer parallelizer;
@@ -104,6 +108,8 @@ public final class FrameworkRuntime implements Framework {
     this.client = b.client;
     this.podApi = b.podApi != null ? b.podApi : b.client != null ? new ClientPodApi(b.client)
         : PodApi.unavailable("profile \"" + profileName + "\"");
+    this.featureGates = b.featureGates;
+    this.activator = b.activator;
     this.listers = b.listers;
     this.eventRecorder = b.eventRecorder;
     this.parallelizer = b.parallelizer;
@@ -124,6 +130,8 @@ public final class FrameworkRuntime implements Framework {
     private final ProfileConfig profile;
     private KubernetesClient client;
     private PodApi podApi;
+    private FeatureGates featureGates = FeatureGates.defaults();
+    private Consumer<Collection<Pod>> activator = pods -> { };
     private ListerProvider listers = ListerProvider.NONE;
     private EventRecorder eventRecorder = EventRecorder.NOOP;
     private Parallelizer parallelizer;
@@ -145,6 +153,17 @@ public final class FrameworkRuntime implements Framework {
     /** The pod writes; by default {@link ClientPodApi} over the client. */
     public Builder podApi(PodApi value) {
       this.podApi = value;
+      return this;
+    }
+
+    public Builder featureGates(FeatureGates value) {
+      this.featureGates = value;
+      return this;
+    }
+
+    /** What {@link io.berth.framework.Handle#activate} does: the scheduling queue's activate. */
+    public Builder activator(Consumer<Collection<Pod>> value) {
+      this.activator = value;
       return this;
     }
 
@@ -298,6 +317,16 @@ public final class FrameworkRuntime implements Framework {
   @Override
   public PodApi podApi() {
     return podApi;
+  }
+
+  @Override
+  public FeatureGates featureGates() {
+    return featureGates;
+  }
+
+  @Override
+  public void activate(Collection<Pod> pods) {
+    activator.accept(pods);
   }
 
   @Override

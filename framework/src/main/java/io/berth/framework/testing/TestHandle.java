@@ -2,6 +2,7 @@ package io.berth.framework.testing;
 
 import io.berth.framework.CycleState;
 import io.berth.framework.EventRecorder;
+import io.berth.framework.FeatureGates;
 import io.berth.framework.Handle;
 import io.berth.framework.NodeInfo;
 import io.berth.framework.NodeInfoLister;
@@ -17,6 +18,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
@@ -38,6 +40,8 @@ public final class TestHandle implements Handle {
   private final List<String> events = Collections.synchronizedList(new ArrayList<>());
   private KubernetesClient client;
   private PodApi podApi;
+  private FeatureGates featureGates = FeatureGates.defaults();
+  private final List<String> activated = Collections.synchronizedList(new ArrayList<>());
 
   /** Uses {@code nodes} as the cycle's snapshot. */
   public TestHandle withNodes(List<NodeInfo> nodes) {
@@ -56,6 +60,16 @@ public final class TestHandle implements Handle {
   public TestHandle withClient(KubernetesClient client) {
     this.client = client;
     return this;
+  }
+
+  public TestHandle withFeatureGates(FeatureGates gates) {
+    this.featureGates = gates;
+    return this;
+  }
+
+  /** The pods passed to {@link #activate}, as "namespace/name", in order. */
+  public List<String> activated() {
+    return List.copyOf(activated);
   }
 
   /** Uses {@code api} for {@link #podApi()} instead of one over the client. */
@@ -80,6 +94,18 @@ public final class TestHandle implements Handle {
       throw new IllegalStateException("TestHandle has no client");
     }
     return client;
+  }
+
+  @Override
+  public FeatureGates featureGates() {
+    return featureGates;
+  }
+
+  @Override
+  public void activate(Collection<Pod> pods) {
+    for (Pod p : pods) {
+      activated.add(p.getMetadata().getNamespace() + "/" + p.getMetadata().getName());
+    }
   }
 
   @Override

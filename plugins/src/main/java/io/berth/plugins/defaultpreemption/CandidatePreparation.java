@@ -11,9 +11,17 @@ import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.api.model.PodConditionBuilder;
 import java.time.Clock;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,8 +36,10 @@ import org.slf4j.LoggerFactory;
  * preempted victim gets a {@code Preempted} event. A victim already gone counts as preempted
  * without an event. Finally the lower-priority pods nominated to the node lose their nomination
  * (a status patch clearing {@code status.nominatedNodeName}), so they look for room elsewhere at
- * once; failures there are logged, not returned. Immutable and thread-safe; called from the
- * scheduling thread, fans out on the handle's parallelizer.
+ * once; failures there are logged, not returned. With SchedulerAsyncPreemption the same work runs
+ * in the background ({@link #prepareAsync}). Thread-safe: the set of preempting pods is a
+ * concurrent set, everything else is immutable; called from the scheduling thread, fans out on
+ * the handle's parallelizer (synchronous) or its own daemon threads (asynchronous).
  */
 final class CandidatePreparation {
   private static final Logger LOG = LoggerFactory.getLogger(CandidatePreparation.class);
@@ -40,10 +50,94 @@ final class CandidatePreparation {
 
   private final Handle handle;
   private final Clock clock;
+  // UIDs of the preemptors whose asynchronous preparation is still running; concurrent set
+  private final Set<String> preempting = ConcurrentHashMap.newKeySet();
+  // runs asynchronous preparations and their victims' API calls; null with the gate off
+  private final ExecutorService async;
 
-  CandidatePreparation(Handle handle, Clock clock) {
+  CandidatePreparation(Handle handle, Clock clock, boolean asynchronous) {
     this.handle = handle;
     this.clock = clock;
+    if (asynchronous) {
+      AtomicInteger n = new AtomicInteger();
+      this.async = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "preemption-async-" + n.incrementAndGet());
+        t.setDaemon(true);
+        return t;
+      });
+    } else {
+      this.async = null;
+    }
+  }
+
+  /** Whether the asynchronous preparation for the pod with this UID is still running. */
+  boolean isRunningPreemption(String podUid) {
+    return preempting.contains(podUid);
+  }
+
+  /**
+   * Upstream's {@code prepareCandidateAsync} (SchedulerAsyncPreemption): marks the preemptor as
+   * preempting and returns at once; a background thread clears lower nominations, preempts all
+   * victims but the last in parallel, unmarks the preemptor, then preempts the last victim, so
+   * that the last victim's deletion event finds the preemptor no longer gated by PreEnqueue. On
+   * any failure the preemptor is activated, so it cannot stay stuck among unschedulable pods.
+   */
+  void prepareAsync(Candidate candidate, Pod preemptor) {
+    String uid = preemptor.getMetadata().getUid();
+    preempting.add(uid);
+    try {
+      async.execute(() -> runAsync(candidate, preemptor, uid));
+    } catch (RuntimeException e) {
+      preempting.remove(uid);
+      throw e;
+    }
+  }
+
+  private void runAsync(Candidate candidate, Pod preemptor, String uid) {
+    boolean failed = false;
+    try {
+      LOG.debug("Start the preemption asynchronously: preemptor {}, node {}, {} victim(s)",
+          key(preemptor), candidate.nodeName(), candidate.victims().size());
+      failed = !clearLowerNominations(preemptor, candidate.nodeName());
+      List<Pod> victims = candidate.victims();
+      if (victims.isEmpty()) {
+        return;
+      }
+      List<Future<?>> running = new ArrayList<>();
+      for (Pod victim : victims.subList(0, victims.size() - 1)) {
+        running.add(async.submit(() -> preempt(victim, preemptor, candidate.nodeName())));
+      }
+      for (Future<?> f : running) {
+        try {
+          f.get();
+        } catch (ExecutionException e) {
+          LOG.error("Error occurred during async preemption for pod {}", key(preemptor),
+              e.getCause());
+          failed = true;
+        }
+      }
+      preempting.remove(uid);
+      try {
+        preempt(victims.get(victims.size() - 1), preemptor, candidate.nodeName());
+      } catch (RuntimeException e) {
+        LOG.error("Error occurred during async preemption for pod {}", key(preemptor), e);
+        failed = true;
+      }
+      LOG.debug("Async preemption finished: preemptor {}, node {}, failed {}", key(preemptor),
+          candidate.nodeName(), failed);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      failed = true;
+    } catch (RuntimeException e) {
+      LOG.error("Async preemption for pod {} failed", key(preemptor), e);
+      failed = true;
+    } finally {
+      preempting.remove(uid);
+      if (failed) {
+        // the API calls did not all go through: the pod may never see the events it waits for
+        handle.activate(List.of(preemptor));
+      }
+    }
   }
 
   /** Success, or the first error met while preempting a victim. */
@@ -123,7 +217,8 @@ final class CandidatePreparation {
    * Lower-priority pods nominated to this node may no longer fit there; clearing their nomination
    * moves them back to the active queue sooner than waiting for the victims to terminate.
    */
-  private void clearLowerNominations(Pod preemptor, String nodeName) {
+  private boolean clearLowerNominations(Pod preemptor, String nodeName) {
+    boolean cleared = true;
     int priority = PrioritySort.podPriority(preemptor);
     for (PodInfo pi : handle.nominator().nominatedPodsForNode(nodeName)) {
       Pod p = pi.pod();
@@ -136,8 +231,10 @@ final class CandidatePreparation {
         handle.podApi().patchStatus(p, PodStatusPatch.nominatedNodeName(""));
       } catch (RuntimeException e) {
         LOG.error("Cannot clear 'NominatedNodeName' field of pod {}", key(p), e);
+        cleared = false;
       }
     }
+    return cleared;
   }
 
   private static String key(Pod pod) {

@@ -1,9 +1,13 @@
 package io.berth.plugins.defaultpreemption;
 
+import io.berth.framework.ActionType;
+import io.berth.framework.ClusterEvent;
 import io.berth.framework.ClusterEventWithHint;
 import io.berth.framework.Code;
 import io.berth.framework.CycleState;
 import io.berth.framework.EnqueueExtensions;
+import io.berth.framework.EventResource;
+import io.berth.framework.FeatureGates;
 import io.berth.framework.Handle;
 import io.berth.framework.NodeInfo;
 import io.berth.framework.NodeToStatus;
@@ -13,6 +17,8 @@ import io.berth.framework.Plugin;
 import io.berth.framework.PodInfo;
 import io.berth.framework.PostFilterPlugin;
 import io.berth.framework.PostFilterResult;
+import io.berth.framework.PreEnqueuePlugin;
+import io.berth.framework.QueueingHint;
 import io.berth.framework.Status;
 import io.berth.plugins.queuesort.PrioritySort;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -29,7 +35,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * kube-scheduler's DefaultPreemption (v1.32, asynchronous preemption off): the PostFilter plugin
+ * kube-scheduler's DefaultPreemption (v1.32): the PostFilter plugin
  * that, when no node fits a pod, evicts pods of lower priority to make room and nominates the pod
  * to that node. Steps, as upstream's {@code Evaluator.Preempt}: check the pod may preempt at all
  * (not {@code preemptionPolicy: Never}; not still waiting for earlier victims on its nominated
@@ -39,10 +45,14 @@ import org.slf4j.LoggerFactory;
  * to that node; return Success with the node as nomination. Every non-empty message is prefixed
  * with {@code "preemption: "}.
  *
- * <p>Runs on the scheduling thread; the dry run fans out on the handle's parallelizer. Immutable
- * after construction and thread-safe.
+ * <p>With the {@code SchedulerAsyncPreemption} feature gate the victims are preempted in the
+ * background (upstream's {@code prepareCandidateAsync}) and PreEnqueue holds the preemptor back
+ * until that is done. Runs on the scheduling thread; the dry run fans out on the handle's
+ * parallelizer. Thread-safe: immutable after construction apart from the preparation's
+ * concurrent set of preempting pods.
  */
-public final class DefaultPreemption implements PostFilterPlugin, EnqueueExtensions {
+public final class DefaultPreemption
+    implements PostFilterPlugin, PreEnqueuePlugin, EnqueueExtensions {
   public static final String NAME = "DefaultPreemption";
   /** A node where no pod has a lower priority than the preemptor. */
   public static final String REASON_NO_VICTIMS = "No preemption victims found for incoming pod";
@@ -52,6 +62,9 @@ public final class DefaultPreemption implements PostFilterPlugin, EnqueueExtensi
   public static final String REASON_TERMINATING_ON_NOMINATED =
       "not eligible due to a terminating pod on the nominated node.";
   static final String MESSAGE_PREFIX = "preemption: ";
+  /** PreEnqueue's reason while the pod's asynchronous preemption is still running. */
+  public static final String REASON_WAITING_FOR_PREEMPTION =
+      "waiting for the preemption for this pod to be finished";
 
   private static final Logger LOG = LoggerFactory.getLogger(DefaultPreemption.class);
 
@@ -63,6 +76,7 @@ public final class DefaultPreemption implements PostFilterPlugin, EnqueueExtensi
   private final VictimSelector victimSelector;
   private final CandidateSelection candidateSelection;
   private final CandidatePreparation preparation;
+  private final boolean asyncPreemption;
 
   private DefaultPreemption(DefaultPreemptionArgs args, Handle handle,
       IntUnaryOperator offsetSource, Clock clock) {
@@ -73,7 +87,8 @@ public final class DefaultPreemption implements PostFilterPlugin, EnqueueExtensi
     VictimOrdering ordering = new VictimOrdering(clock);
     this.victimSelector = new VictimSelector(handle, ordering);
     this.candidateSelection = new CandidateSelection(ordering);
-    this.preparation = new CandidatePreparation(handle, clock);
+    this.asyncPreemption = handle.featureGates().enabled(FeatureGates.SCHEDULER_ASYNC_PREEMPTION);
+    this.preparation = new CandidatePreparation(handle, clock, asyncPreemption);
   }
 
   /** The {@link io.berth.framework.PluginFactory}: validates {@code args} as upstream does. */
@@ -106,12 +121,31 @@ public final class DefaultPreemption implements PostFilterPlugin, EnqueueExtensi
   }
 
   /**
-   * Upstream v1.32 registers events only with asynchronous preemption, which is off by default and
-   * not implemented here: without it DefaultPreemption never rejects a pod in PreEnqueue.
+   * With asynchronous preemption, a pod whose victims are still being preempted waits in the
+   * unschedulable pool (UnschedulableAndUnresolvable) so that it does not preempt again; without
+   * it, always Success.
+   */
+  @Override
+  public Status preEnqueue(Pod pod) {
+    if (asyncPreemption && preparation.isRunningPreemption(pod.getMetadata().getUid())) {
+      return Status.unresolvable(REASON_WAITING_FOR_PREEMPTION);
+    }
+    return Status.SUCCESS;
+  }
+
+  /**
+   * As upstream v1.32: events only with asynchronous preemption, a pod deletion whose hint is
+   * always Skip. The plugins that rejected the pod (which preemption resolves) decide when it is
+   * requeued; the registration only tells the queue that the pod gated here cares about deletions.
    */
   @Override
   public List<ClusterEventWithHint> eventsToRegister() {
-    return List.of();
+    if (!asyncPreemption) {
+      return List.of();
+    }
+    return List.of(new ClusterEventWithHint(
+        new ClusterEvent(EventResource.POD, ActionType.DELETE),
+        (pod, oldObj, newObj) -> QueueingHint.QUEUE_SKIP));
   }
 
   private PostFilterResult preempt(CycleState state, Pod pod, NodeToStatus m) {
@@ -142,9 +176,13 @@ public final class DefaultPreemption implements PostFilterPlugin, EnqueueExtensi
     }
     LOG.debug("Preempting {} pod(s) on node {} for pod {}", best.get().victims().size(),
         best.get().nodeName(), key(pod));
-    Status prepared = preparation.prepare(best.get(), pod);
-    if (!prepared.isSuccess()) {
-      return PostFilterResult.of(prepared);
+    if (asyncPreemption) {
+      preparation.prepareAsync(best.get(), pod);
+    } else {
+      Status prepared = preparation.prepare(best.get(), pod);
+      if (!prepared.isSuccess()) {
+        return PostFilterResult.of(prepared);
+      }
     }
     return new PostFilterResult(Status.SUCCESS, NominatingInfo.override(best.get().nodeName()));
   }

@@ -16,15 +16,18 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * DefaultPreemption as the runtime sees it: enabled through multiPoint it lands at PostFilter
- * only, registers no events (v1.32 without asynchronous preemption), and its rejection reaches
- * the scheduler named after it with the nomination cleared.
+ * DefaultPreemption as the runtime sees it: enabled through multiPoint it lands at PostFilter and
+ * PreEnqueue (which only gates with asynchronous preemption), registers no events without
+ * asynchronous preemption (v1.32's default), and its rejection reaches the scheduler named after
+ * it with the nomination cleared.
  */
 class DefaultPreemptionRegistrationTest {
   @Test
-  void multiPointEnablesItAtPostFilterOnly() {
+  void multiPointEnablesItAtPostFilterAndPreEnqueue() {
     PreemptionRuntime rt = PreemptionRuntime.builder().fit().build();
     assertThat(rt.fw.listPlugins().get("PostFilter")).containsExactly(DefaultPreemption.NAME);
+    assertThat(rt.fw.listPlugins().get("PreEnqueue")).containsExactly(DefaultPreemption.NAME);
+    assertThat(rt.plugin.preEnqueue(pod("p").obj())).isEqualTo(Status.SUCCESS);
     assertThat(rt.fw.listPlugins().get("Filter")).doesNotContain(DefaultPreemption.NAME);
     assertThat(rt.plugin.name()).isEqualTo("DefaultPreemption");
     assertThat(rt.plugin.eventsToRegister()).isEmpty();

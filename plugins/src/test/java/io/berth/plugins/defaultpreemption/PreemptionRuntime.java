@@ -2,10 +2,12 @@ package io.berth.plugins.defaultpreemption;
 
 import io.berth.framework.CycleState;
 import io.berth.framework.EventRecorder;
+import io.berth.framework.FeatureGates;
 import io.berth.framework.NodeInfo;
 import io.berth.framework.ObjectLister;
 import io.berth.framework.Parallelizer;
 import io.berth.framework.PluginFactory;
+import io.berth.framework.PodApi;
 import io.berth.framework.PodNominator;
 import io.berth.framework.PreFilterResult;
 import io.berth.framework.runtime.FrameworkRuntime;
@@ -27,6 +29,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -34,6 +37,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 import java.util.function.IntConsumer;
 import java.util.function.IntUnaryOperator;
 
@@ -82,6 +86,9 @@ final class PreemptionRuntime {
     private PodNominator nominator = nodeName -> List.of();
     private KubernetesClient client;
     private EventRecorder events = EventRecorder.NOOP;
+    private PodApi podApi;
+    private FeatureGates gates = FeatureGates.defaults();
+    private Consumer<Collection<Pod>> activator = pods -> { };
 
     Builder fit() {
       return plugin(NodeResourcesFit.NAME, NodeResourcesFit::create);
@@ -137,6 +144,21 @@ final class PreemptionRuntime {
       return this;
     }
 
+    Builder podApi(PodApi value) {
+      this.podApi = value;
+      return this;
+    }
+
+    Builder featureGates(FeatureGates value) {
+      this.gates = value;
+      return this;
+    }
+
+    Builder activator(Consumer<Collection<Pod>> value) {
+      this.activator = value;
+      return this;
+    }
+
     Builder events(EventRecorder value) {
       this.events = value;
       return this;
@@ -162,9 +184,13 @@ final class PreemptionRuntime {
       ListNodeInfoLister snapshot = new ListNodeInfoLister(nodes);
       FrameworkRuntime.Builder b = FrameworkRuntime.builder(registry, profile)
           .snapshot(() -> snapshot).listers(listers(List.copyOf(objects)))
-          .parallelizer(parallelizer).nominator(nominator).eventRecorder(events);
+          .parallelizer(parallelizer).nominator(nominator).eventRecorder(events)
+          .featureGates(gates).activator(activator);
       if (client != null) {
         b.client(client);
+      }
+      if (podApi != null) {
+        b.podApi(podApi);
       }
       return new PreemptionRuntime(b.build(), nodes);
     }

@@ -31,6 +31,16 @@ class DelegatingHandle implements Handle {
   }
 
   @Override
+  public io.berth.framework.FeatureGates featureGates() {
+    return delegate.featureGates();
+  }
+
+  @Override
+  public void activate(java.util.Collection<io.fabric8.kubernetes.api.model.Pod> pods) {
+    delegate.activate(pods);
+  }
+
+  @Override
   public io.berth.framework.PodApi podApi() {
     return delegate.podApi();
   }

@@ -74,6 +74,16 @@ final class ClientHandle implements Handle {
   }
 
   @Override
+  public io.berth.framework.FeatureGates featureGates() {
+    return io.berth.framework.FeatureGates.defaults();
+  }
+
+  @Override
+  public void activate(java.util.Collection<io.fabric8.kubernetes.api.model.Pod> pods) {
+    // no queue behind this handle
+  }
+
+  @Override
   public io.berth.framework.PodApi podApi() {
     return new io.berth.framework.runtime.ClientPodApi(client);
   }
