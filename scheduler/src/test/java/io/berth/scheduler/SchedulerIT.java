@@ -186,7 +186,8 @@ class SchedulerIT {
   }
 
   @Test
-  void malformedTaintsAndTolerationsAreNamedAndOthersAreStillScheduled() throws Exception {
+  void malformedTaintsTolerationsAndQuantitiesAreNamedAndOthersAreStillScheduled()
+      throws Exception {
     cluster.nodes().add(NodeSpec.node("good").withCpu("1"));
     // created through the client: NodeSpec refuses a malformed taint, as the API server would
     client.nodes().resource(new NodeBuilder().withNewMetadata().withName("broken")
@@ -203,8 +204,11 @@ class SchedulerIT {
     // fits only the broken node, by cpu: its FitError names the malformed taint
     create(pod("big", "2", "default-scheduler"));
     create(pod("small", "100m", "default-scheduler"));
+    create(pod("bad-quantity", "lots", "default-scheduler"));
     await().atMost(WAIT).until(() -> "good".equals(client.pods().inNamespace("default")
         .withName("small").get().getSpec().getNodeName()));
+    await().atMost(WAIT).until(() -> failedSchedulingMessage("bad-quantity")
+        .contains("spec.containers[0].resources.requests.cpu"));
     await().atMost(WAIT).until(() -> failedSchedulingMessage("bad-toleration")
         .contains("spec.tolerations[0].operator: Unsupported value: \"Near\""));
     await().atMost(WAIT).until(() -> failedSchedulingMessage("big").contains(
