@@ -24,6 +24,9 @@ public interface Handle {
   /** The scheduler's feature gates. */
   FeatureGates featureGates();
 
+  /** Where preemption reports its metrics. */
+  PreemptionMetrics preemptionMetrics();
+
   /**
    * Moves these pods from the unschedulable pool or backoffQ to activeQ at once (PreEnqueue still
    * applies), as upstream's {@code Handle.Activate}; a pod in neither is left alone.

@@ -79,6 +79,7 @@ public final class SchedulerAssembly {
       }
       fws.put(profile.schedulerName(), FrameworkRuntime.builder(b.registry, profile)
           .client(b.client).podApi(podApi).featureGates(b.featureGates)
+          .preemptionMetrics(metrics)
           .activator(pods -> {
             SchedulingQueue q = queueRef.get();
             if (q != null) {

@@ -1,5 +1,6 @@
 package io.berth.scheduler;
 
+import io.berth.framework.PreemptionMetrics;
 import io.berth.framework.runtime.ExtensionPointMetrics;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
@@ -17,9 +18,13 @@ import java.util.function.Supplier;
  * {@code scheduler_pending_pods{queue}},
  * {@code scheduler_framework_extension_point_duration_seconds{extension_point,status,profile}},
  * {@code scheduler_pod_scheduling_sli_duration_seconds{attempts}},
- * {@code scheduler_pod_scheduling_attempts}. Thread-safe (Micrometer meters are).
+ * {@code scheduler_pod_scheduling_attempts}, {@code scheduler_preemption_attempts_total},
+ * {@code scheduler_preemption_victims},
+ * {@code scheduler_preemption_goroutines_duration_seconds{result}},
+ * {@code scheduler_preemption_goroutines_execution_total{result}}. Thread-safe (Micrometer meters
+ * are).
  */
-public final class SchedulerMetrics implements ExtensionPointMetrics {
+public final class SchedulerMetrics implements ExtensionPointMetrics, PreemptionMetrics {
   public static final String SCHEDULED = "scheduled";
   public static final String UNSCHEDULABLE = "unschedulable";
   public static final String ERROR = "error";
@@ -71,6 +76,32 @@ public final class SchedulerMetrics implements ExtensionPointMetrics {
         .tags("extension_point", point, "status", status, "profile", profile)
         .serviceLevelObjectives(EXTENSION_BUCKETS).register(registry)
         .record(nanos, TimeUnit.NANOSECONDS);
+  }
+
+  @Override
+  public void attempt() {
+    Counter.builder("scheduler.preemption.attempts")
+        .description("Total preemption attempts in the cluster till now")
+        .register(registry).increment();
+  }
+
+  @Override
+  public void victims(int count) {
+    DistributionSummary.builder("scheduler.preemption.victims")
+        .description("Number of selected preemption victims")
+        .serviceLevelObjectives(1, 2, 4, 8, 16, 32, 64).register(registry).record(count);
+  }
+
+  @Override
+  public void asyncPreparation(boolean succeeded, long nanos) {
+    String result = succeeded ? "success" : "error";
+    Timer.builder("scheduler.preemption.goroutines.duration")
+        .description("Duration in seconds for running goroutines for the preemption.")
+        .tag("result", result).serviceLevelObjectives(SLI_BUCKETS).register(registry)
+        .record(nanos, TimeUnit.NANOSECONDS);
+    Counter.builder("scheduler.preemption.goroutines.execution")
+        .description("Number of preemption goroutines executed.")
+        .tag("result", result).register(registry).increment();
   }
 
   /** A pod entered a queue because of an event: {@code scheduler_queue_incoming_pods_total}. */

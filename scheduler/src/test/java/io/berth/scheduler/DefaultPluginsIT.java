@@ -196,6 +196,20 @@ class DefaultPluginsIT {
     assertThat(client.v1().events().inNamespace("default").list().getItems())
         .anyMatch(e -> "Preempted".equals(e.getReason())
             && "low-pod".equals(e.getInvolvedObject().getName()));
+    String metrics = scheduler.scrape();
+    assertThat(metrics)
+        .containsPattern("(?m)^scheduler_preemption_attempts_total [1-9]")
+        .containsPattern("(?m)^scheduler_preemption_victims_count 1(\\.0)?$")
+        .containsPattern("(?m)^scheduler_preemption_victims_bucket\\{le=\"1\\.0\"\\} 1(\\.0)?$");
+    if (gates.isEmpty()) {
+      assertThat(metrics).doesNotContain("scheduler_preemption_goroutines_execution_total");
+    } else {
+      await().atMost(WAIT).untilAsserted(() -> assertThat(scheduler.scrape())
+          .containsPattern("(?m)^scheduler_preemption_goroutines_execution_total"
+              + "\\{result=\"success\"\\} 1(\\.0)?$")
+          .containsPattern("(?m)^scheduler_preemption_goroutines_duration_seconds_count"
+              + "\\{result=\"success\"\\} 1(\\.0)?$"));
+    }
   }
 
   @Test

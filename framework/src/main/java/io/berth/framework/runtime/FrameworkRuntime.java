@@ -36,6 +36,7 @@ import io.berth.framework.PreFilterExtensions;
 import io.berth.framework.PreFilterPlugin;
 import io.berth.framework.PreFilterResult;
 import io.berth.framework.PreScorePlugin;
+import io.berth.framework.PreemptionMetrics;
 import io.berth.framework.QueueSortPlugin;
 import io.berth.framework.ReservePlugin;
 import io.berth.framework.ScorePlugin;
@@ -74,6 +75,7 @@ public final class FrameworkRuntime implements Framework {
   private final KubernetesClient client;
   private final PodApi podApi;
   private final FeatureGates featureGates;
+  private final PreemptionMetrics preemptionMetrics;
   private final Consumer<Collection<Pod>> activator;
   private final ListerProvider listers;
   private final EventRecorder eventRecorder;
@@ -109,6 +111,7 @@ public final class FrameworkRuntime implements Framework {
     this.podApi = b.podApi != null ? b.podApi : b.client != null ? new ClientPodApi(b.client)
         : PodApi.unavailable("profile \"" + profileName + "\"");
     this.featureGates = b.featureGates;
+    this.preemptionMetrics = b.preemptionMetrics;
     this.activator = b.activator;
     this.listers = b.listers;
     this.eventRecorder = b.eventRecorder;
@@ -131,6 +134,7 @@ public final class FrameworkRuntime implements Framework {
     private KubernetesClient client;
     private PodApi podApi;
     private FeatureGates featureGates = FeatureGates.defaults();
+    private PreemptionMetrics preemptionMetrics = PreemptionMetrics.NOOP;
     private Consumer<Collection<Pod>> activator = pods -> { };
     private ListerProvider listers = ListerProvider.NONE;
     private EventRecorder eventRecorder = EventRecorder.NOOP;
@@ -158,6 +162,11 @@ public final class FrameworkRuntime implements Framework {
 
     public Builder featureGates(FeatureGates value) {
       this.featureGates = value;
+      return this;
+    }
+
+    public Builder preemptionMetrics(PreemptionMetrics value) {
+      this.preemptionMetrics = value;
       return this;
     }
 
@@ -322,6 +331,11 @@ public final class FrameworkRuntime implements Framework {
   @Override
   public FeatureGates featureGates() {
     return featureGates;
+  }
+
+  @Override
+  public PreemptionMetrics preemptionMetrics() {
+    return preemptionMetrics;
   }
 
   @Override

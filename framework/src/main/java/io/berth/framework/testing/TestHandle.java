@@ -11,6 +11,7 @@ import io.berth.framework.Parallelizer;
 import io.berth.framework.PodApi;
 import io.berth.framework.PodInfo;
 import io.berth.framework.PodNominator;
+import io.berth.framework.PreemptionMetrics;
 import io.berth.framework.Status;
 import io.berth.framework.WaitingPod;
 import io.berth.framework.runtime.ClientPodApi;
@@ -99,6 +100,11 @@ public final class TestHandle implements Handle {
   @Override
   public FeatureGates featureGates() {
     return featureGates;
+  }
+
+  @Override
+  public PreemptionMetrics preemptionMetrics() {
+    return PreemptionMetrics.NOOP;
   }
 
   @Override

@@ -83,6 +83,7 @@ final class CandidatePreparation {
    * any failure the preemptor is activated, so it cannot stay stuck among unschedulable pods.
    */
   void prepareAsync(Candidate candidate, Pod preemptor) {
+    handle.preemptionMetrics().victims(candidate.victims().size());
     String uid = preemptor.getMetadata().getUid();
     preempting.add(uid);
     try {
@@ -94,6 +95,7 @@ final class CandidatePreparation {
   }
 
   private void runAsync(Candidate candidate, Pod preemptor, String uid) {
+    long start = System.nanoTime();
     boolean failed = false;
     try {
       LOG.debug("Start the preemption asynchronously: preemptor {}, node {}, {} victim(s)",
@@ -133,6 +135,7 @@ final class CandidatePreparation {
       failed = true;
     } finally {
       preempting.remove(uid);
+      handle.preemptionMetrics().asyncPreparation(!failed, System.nanoTime() - start);
       if (failed) {
         // the API calls did not all go through: the pod may never see the events it waits for
         handle.activate(List.of(preemptor));
@@ -156,6 +159,7 @@ final class CandidatePreparation {
     if (failure.get() != null) {
       return failure.get();
     }
+    handle.preemptionMetrics().victims(victims.size());
     clearLowerNominations(preemptor, candidate.nodeName());
     return Status.SUCCESS;
   }

@@ -109,6 +109,7 @@ public final class DefaultPreemption
 
   @Override
   public PostFilterResult postFilter(CycleState state, Pod pod, NodeToStatus filteredNodeStatus) {
+    handle.preemptionMetrics().attempt();
     PostFilterResult result = preempt(state, pod, filteredNodeStatus);
     Status status = result.status();
     String message = status.message();

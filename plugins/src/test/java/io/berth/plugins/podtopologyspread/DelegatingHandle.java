@@ -31,6 +31,11 @@ class DelegatingHandle implements Handle {
   }
 
   @Override
+  public io.berth.framework.PreemptionMetrics preemptionMetrics() {
+    return delegate.preemptionMetrics();
+  }
+
+  @Override
   public io.berth.framework.FeatureGates featureGates() {
     return delegate.featureGates();
   }

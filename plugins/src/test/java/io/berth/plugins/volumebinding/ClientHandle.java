@@ -74,6 +74,11 @@ final class ClientHandle implements Handle {
   }
 
   @Override
+  public io.berth.framework.PreemptionMetrics preemptionMetrics() {
+    return io.berth.framework.PreemptionMetrics.NOOP;
+  }
+
+  @Override
   public io.berth.framework.FeatureGates featureGates() {
     return io.berth.framework.FeatureGates.defaults();
   }
