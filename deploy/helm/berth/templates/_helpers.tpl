@@ -176,8 +176,8 @@ topologySpreadConstraints:
 
 {{/*
 A ServiceMonitor for a daemon's metrics Service: dict with root, "component" and "name" (the Service's name). The
-scraper sends its own ServiceAccount token (bearerTokenFile), which must be allowed to get /metrics (the
-metrics-reader ClusterRole).
+scraper sends its own ServiceAccount token (bearerTokenFile) or a token from a Secret (authorization), which must be
+allowed to get /metrics (the metrics-reader ClusterRole).
 */}}
 {{- define "berth.serviceMonitor" -}}
 {{- $sm := .root.Values.metrics.serviceMonitor -}}
@@ -204,7 +204,15 @@ spec:
       scheme: https
       interval: {{ $sm.interval }}
       scrapeTimeout: {{ $sm.scrapeTimeout }}
+      {{- if $sm.authorizationSecret.name }}
+      authorization:
+        type: Bearer
+        credentials:
+          name: {{ $sm.authorizationSecret.name }}
+          key: {{ $sm.authorizationSecret.key }}
+      {{- else }}
       bearerTokenFile: {{ $sm.bearerTokenFile }}
+      {{- end }}
       tlsConfig:
         insecureSkipVerify: {{ $sm.insecureSkipVerify }}
         serverName: {{ .name }}.{{ .root.Release.Namespace }}.svc

@@ -1,8 +1,10 @@
 package io.berth.deploy;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.berth.framework.runtime.ProfileConfig;
+import io.berth.scheduler.config.SchedulerConfigException;
 import io.berth.scheduler.config.SchedulerConfiguration;
 import java.util.List;
 import java.util.Map;
@@ -124,6 +126,26 @@ class ChartRenderTest {
     assertThat(strategy).containsEntry("type", "MostAllocated");
     assertThat(args(rendered.get("Deployment", "berth-scheduler")))
         .contains("--feature-gates=SchedulerAsyncPreemption=true");
+  }
+
+  @Test
+  void berthsLoaderRejectsWhatTheSchemaRejectsNamingTheField() {
+    // the schema stops an unknown plugin at render time; were it to get through, the daemon would exit 2 at start
+    // (SchedulerMain turns SchedulerConfigException into a --config usage error) naming the same field
+    String text = RenderedSchedulerConfig.text(HelmRender.chart()
+        .values(DeployPaths.testValues("custom-scheduler-config.yaml")).documents(), "berth-scheduler-config");
+    String unknownPlugin = text.replace("- name: NodeResourcesBalancedAllocation",
+        "- name: NodeResourcesBalancedAllocationn");
+    String malformedArgs = text.replace("type: MostAllocated", "type: MostAllocatedd");
+
+    assertThat(unknownPlugin).isNotEqualTo(text);
+    assertThatThrownBy(() -> RenderedSchedulerConfig.load(unknownPlugin))
+        .isInstanceOf(SchedulerConfigException.class)
+        .hasMessageContaining("profiles[1].plugins.score.disabled[0]")
+        .hasMessageContaining("NodeResourcesBalancedAllocationn");
+    assertThat(malformedArgs).isNotEqualTo(text);
+    assertThatThrownBy(() -> RenderedSchedulerConfig.load(malformedArgs))
+        .hasMessageContaining("MostAllocatedd");
   }
 
   @Test

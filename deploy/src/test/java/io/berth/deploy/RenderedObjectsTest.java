@@ -36,9 +36,10 @@ class RenderedObjectsTest {
             .documents()),
         Named.of("custom scheduler config", () -> HelmRender.chart()
             .values(DeployPaths.testValues("custom-scheduler-config.yaml")).documents()),
-        Named.of("both daemons, ownerReferences enforcement", () -> HelmRender.chart()
+        Named.of("both daemons, ownerReferences enforcement, token Secret", () -> HelmRender.chart()
             .values(DeployPaths.testValues("both-daemons.yaml"))
-            .set("rbac.ownerReferencesPermissionEnforcement", "true").documents()));
+            .set("rbac.ownerReferencesPermissionEnforcement", "true")
+            .set("metrics.serviceMonitor.authorizationSecret.name", "prometheus-token").documents()));
   }
 
   @ParameterizedTest
@@ -63,7 +64,12 @@ class RenderedObjectsTest {
         "endpoints");
     JsonNode endpoint = doc.path("spec").path("endpoints").path(0);
     assertThat(endpoint.propertyNames()).containsExactlyInAnyOrder("port", "path", "scheme", "interval",
-        "scrapeTimeout", "bearerTokenFile", "tlsConfig");
+        "scrapeTimeout", endpoint.has("authorization") ? "authorization" : "bearerTokenFile", "tlsConfig");
+    if (endpoint.has("authorization")) {
+      assertThat(endpoint.path("authorization").path("type").asString()).isEqualTo("Bearer");
+      assertThat(endpoint.path("authorization").path("credentials").propertyNames())
+          .containsExactlyInAnyOrder("name", "key");
+    }
     assertThat(endpoint.path("scheme").asString()).isEqualTo("https");
     assertThat(endpoint.path("tlsConfig").propertyNames()).containsExactlyInAnyOrder("insecureSkipVerify",
         "serverName");
