@@ -1,0 +1,104 @@
+package io.berth.deploy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
+import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The daemons' ClusterRoles grant exactly the requests Berth's code makes (each rule's comment in the template names
+ * the code path), so that widening or narrowing them is a deliberate change of this list.
+ */
+class RbacRulesTest {
+
+  /** "group/resource" (core group as "") to the sorted verbs, over every rule of the ClusterRole. */
+  private static Map<String, Set<String>> grants(Rendered rendered, String name) {
+    ClusterRole role = StrictModel.parse(rendered.get("ClusterRole", name));
+    Map<String, Set<String>> grants = new TreeMap<>();
+    for (PolicyRule rule : role.getRules()) {
+      assertThat(rule.getResourceNames()).as("%s: cluster-wide rules name no objects", name).isNullOrEmpty();
+      for (String group : rule.getApiGroups()) {
+        for (String resource : rule.getResources()) {
+          grants.computeIfAbsent(group + "/" + resource, k -> new TreeSet<>()).addAll(rule.getVerbs());
+        }
+      }
+    }
+    return grants;
+  }
+
+  private static Set<String> verbs(String... verbs) {
+    return new TreeSet<>(Set.of(verbs));
+  }
+
+  @Test
+  void schedulerClusterRoleIsWhatBerthSchedulerCalls() {
+    Map<String, Set<String>> expected = new TreeMap<>(Map.ofEntries(
+        Map.entry("/pods", verbs("get", "list", "watch", "delete")),
+        Map.entry("/pods/binding", verbs("create")),
+        Map.entry("/pods/status", verbs("patch")),
+        Map.entry("/nodes", verbs("list", "watch")),
+        Map.entry("/namespaces", verbs("list", "watch")),
+        Map.entry("/services", verbs("list", "watch")),
+        Map.entry("/replicationcontrollers", verbs("list", "watch")),
+        Map.entry("apps/replicasets", verbs("list", "watch")),
+        Map.entry("apps/statefulsets", verbs("list", "watch")),
+        Map.entry("policy/poddisruptionbudgets", verbs("list", "watch")),
+        Map.entry("/persistentvolumeclaims", verbs("get", "list", "watch", "update")),
+        Map.entry("/persistentvolumeclaims/status", verbs("update")),
+        Map.entry("/persistentvolumes", verbs("list", "watch", "update")),
+        Map.entry("/persistentvolumes/status", verbs("update")),
+        Map.entry("storage.k8s.io/storageclasses", verbs("list", "watch")),
+        Map.entry("storage.k8s.io/csinodes", verbs("list", "watch")),
+        Map.entry("/events", verbs("create", "get", "patch")),
+        Map.entry("authentication.k8s.io/tokenreviews", verbs("create")),
+        Map.entry("authorization.k8s.io/subjectaccessreviews", verbs("create"))));
+
+    assertThat(grants(HelmRender.chart().documents(), "berth-scheduler")).isEqualTo(expected);
+  }
+
+  @Test
+  void controllerManagerClusterRoleIsWhatBerthControllerManagerCalls() {
+    Map<String, Set<String>> expected = new TreeMap<>(Map.ofEntries(
+        Map.entry("apps/deployments", verbs("get", "list", "watch")),
+        Map.entry("apps/deployments/status", verbs("update")),
+        Map.entry("apps/replicasets", verbs("get", "list", "watch", "create", "update", "patch", "delete")),
+        Map.entry("apps/replicasets/status", verbs("update")),
+        Map.entry("/pods", verbs("list", "watch", "create", "delete", "patch")),
+        Map.entry("/events", verbs("create", "patch")),
+        Map.entry("authentication.k8s.io/tokenreviews", verbs("create")),
+        Map.entry("authorization.k8s.io/subjectaccessreviews", verbs("create"))));
+
+    Rendered plain = HelmRender.chart().set("controllerManager.enabled", "true").documents();
+    assertThat(grants(plain, "berth-controller-manager")).isEqualTo(expected);
+
+    Rendered enforcing = HelmRender.chart().set("controllerManager.enabled", "true")
+        .set("rbac.ownerReferencesPermissionEnforcement", "true").documents();
+    expected.put("apps/deployments/finalizers", verbs("update"));
+    expected.put("apps/replicasets/finalizers", verbs("update"));
+    assertThat(grants(enforcing, "berth-controller-manager")).isEqualTo(expected);
+  }
+
+  @Test
+  void metricsReaderGrantsOnlyGetOnMetrics() {
+    ClusterRole role = StrictModel.parse(HelmRender.chart().documents().get("ClusterRole", "berth-metrics-reader"));
+
+    assertThat(role.getRules()).singleElement().satisfies(rule -> {
+      assertThat(rule.getNonResourceURLs()).containsExactly("/metrics");
+      assertThat(rule.getVerbs()).containsExactly("get");
+      assertThat(rule.getResources()).isNullOrEmpty();
+    });
+  }
+
+  @Test
+  void noRbacWhenRbacCreateIsOff() {
+    Rendered rendered = HelmRender.chart().set("controllerManager.enabled", "true").set("rbac.create", "false")
+        .documents();
+
+    assertThat(rendered.ids()).noneMatch(id -> id.startsWith("ClusterRole") || id.startsWith("Role"));
+  }
+}
