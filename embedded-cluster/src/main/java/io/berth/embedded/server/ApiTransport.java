@@ -61,7 +61,7 @@ public final class ApiTransport {
     Context context = vertx.getOrCreateContext();
     ServerWatch[] opened = new ServerWatch[1];
     Optional<MockResponse> refused = dispatcher.openHttpWatch(request.method().name(), request.uri(),
-        request.getHeader("Accept"),
+        request.getHeader("Accept"), request.getHeader("Authorization"),
         () -> new ChunkedHttpSink(request.response(), context), w -> opened[0] = w);
     if (refused.isPresent()) {
       MockResponse r = refused.get();
