@@ -19,6 +19,10 @@ final class Validation {
   }
 
   static void validateName(ResourceType type, String name) {
+    if (type.group().equals("rbac.authorization.k8s.io")) {
+      validatePathSegmentName(type, name);
+      return;
+    }
     boolean label = type == ResourceTypes.NAMESPACES || type == ResourceTypes.SERVICES;
     int max = label ? 63 : 253;
     if (name.length() > max || !(label ? DNS_LABEL : DNS_SUBDOMAIN).matcher(name).matches()) {
@@ -26,6 +30,21 @@ final class Validation {
           + (label ? "label" : "subdomain") + " must consist of lower case alphanumeric characters, '-'"
           + (label ? "" : " or '.'") + ", and must start and end with an alphanumeric character (at most " + max
           + " characters)");
+    }
+  }
+
+  /** RBAC objects' names are path segments upstream ({@code system:discovery} is valid). */
+  private static void validatePathSegmentName(ResourceType type, String name) {
+    String why = null;
+    if (name.equals(".") || name.equals("..")) {
+      why = "may not be '" + name + "'";
+    } else if (name.contains("/")) {
+      why = "may not contain '/'";
+    } else if (name.contains("%")) {
+      why = "may not contain '%'";
+    }
+    if (why != null) {
+      throw ApiException.invalid(type, name, "metadata.name: Invalid value: \"" + name + "\": " + why);
     }
   }
 
