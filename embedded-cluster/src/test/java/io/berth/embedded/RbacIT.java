@@ -263,6 +263,31 @@ class RbacIT {
   }
 
   @Test
+  void listAndWatchCarryTheNameTheirFieldSelectorRequires() {
+    KubernetesClient admin = CLUSTER.client();
+    admin.configMaps().inNamespace("b").resource(new ConfigMapBuilder().withNewMetadata().withName("settings")
+        .endMetadata().build()).create();
+    admin.rbac().roles().inNamespace("b").resource(new RoleBuilder().withNewMetadata().withName("settings-reader")
+        .endMetadata().addToRules(new PolicyRuleBuilder().withApiGroups("").withResources("configmaps")
+            .withResourceNames("settings").withVerbs("list", "watch").build()).build()).create();
+    admin.rbac().roleBindings().inNamespace("b").resource(new RoleBindingBuilder().withNewMetadata()
+        .withName("settings-reader").endMetadata().withNewRoleRef().withKind("Role").withName("settings-reader")
+        .endRoleRef().addToSubjects(new SubjectBuilder().withKind("User").withName("carol").build()).build())
+        .create();
+    try (KubernetesClient carol = CLUSTER.cluster().newClient(CLUSTER.cluster().authentication()
+        .issueToken("carol", List.of()))) {
+      assertThat(carol.configMaps().inNamespace("b").withField("metadata.name", "settings").list().getItems())
+          .extracting(c -> c.getMetadata().getName()).containsExactly("settings");
+      KubernetesClientException all = forbidden(() -> carol.configMaps().inNamespace("b").list());
+      assertThat(all.getStatus().getMessage()).isEqualTo("configmaps is forbidden: User \"carol\" cannot list "
+          + "resource \"configmaps\" in API group \"\" in the namespace \"b\"");
+      KubernetesClientException other = forbidden(() -> carol.configMaps().inNamespace("b")
+          .withField("metadata.name", "other").list());
+      assertThat(other.getStatus().getMessage()).startsWith("configmaps \"other\" is forbidden: User \"carol\"");
+    }
+  }
+
+  @Test
   void nonResourceUrlRulesGrantPaths() throws Exception {
     KubernetesClient admin = CLUSTER.client();
     admin.rbac().clusterRoles().resource(new ClusterRoleBuilder().withNewMetadata().withName("metrics-reader")
