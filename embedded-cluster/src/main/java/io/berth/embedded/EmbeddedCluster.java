@@ -46,7 +46,9 @@ import tools.jackson.databind.node.ObjectNode;
  * {@link #client()}, {@link #newClient()} and {@link #kubeconfig()} use the admin token, an unknown token is
  * refused with 401, a request without one is {@code system:anonymous}, every request is authorized by
  * {@link #authorizer()}, and upstream's default discovery, basic-user, public-info-viewer, auth-delegator and
- * cluster-admin ClusterRoles (and their default bindings) are stored at start.
+ * cluster-admin ClusterRoles (and their default bindings) are stored at start. The server speaks plain HTTP: the
+ * fabric8 client sends a kubeconfig's token over it, but kubectl (client-go) applies credentials only over TLS, so
+ * with RBAC on kubectl is {@code system:anonymous}.
  *
  * <p>Thread-safe after {@link Builder#start()}. {@link #client()} is shared and closed with the cluster.
  */
@@ -149,6 +151,15 @@ public final class EmbeddedCluster implements AutoCloseable {
       throw new UncheckedIOException("could not write a kubeconfig to " + file, e);
     }
     return file;
+  }
+
+  /**
+   * Writes a kubeconfig for this cluster that authenticates as ServiceAccount {@code namespace}/{@code name} (its
+   * token from {@link TokenAuthenticator#serviceAccountToken}), for a daemon process that must run with the
+   * ServiceAccount's permissions. Returns {@code file}.
+   */
+  public Path writeServiceAccountKubeconfig(Path file, String namespace, String name) {
+    return writeKubeconfig(file, server.tokens().serviceAccountToken(namespace, name));
   }
 
   public static Builder builder() {
