@@ -52,6 +52,12 @@ public final class AccessControl {
     UserInfo user;
     if (token.isEmpty()) {
       user = UserInfo.ANONYMOUS;
+    } else if (token.get().isEmpty()) {
+      // An empty bearer token is invalid upstream.
+      if (enforce) {
+        throw ApiException.unauthorized();
+      }
+      user = UserInfo.ANONYMOUS;
     } else {
       Optional<UserInfo> known = tokens.authenticate(token.get());
       if (known.isEmpty() && enforce) {
@@ -72,8 +78,8 @@ public final class AccessControl {
   }
 
   /**
-   * The token of a bearer {@code Authorization} header, as upstream reads it: empty when there is no header or
-   * another scheme (the request is then anonymous); an empty bearer token is invalid (401).
+   * The token of a bearer {@code Authorization} header, as upstream reads it: absent when there is no header or
+   * another scheme (the request is then anonymous); an empty string for {@code Bearer} without a token.
    */
   static Optional<String> bearerToken(String header) {
     if (header == null) {
@@ -82,9 +88,6 @@ public final class AccessControl {
     String[] parts = header.trim().split(" ", 3);
     if (parts.length < 2 || !parts[0].toLowerCase(Locale.ROOT).equals("bearer")) {
       return Optional.empty();
-    }
-    if (parts[1].isEmpty()) {
-      throw ApiException.unauthorized();
     }
     return Optional.of(parts[1]);
   }

@@ -33,6 +33,13 @@ final class Validation {
     }
   }
 
+  /** What an update may not change: a binding's roleRef. */
+  static void validateUpdate(ResourceType type, JsonNode current, JsonNode next) {
+    if (type == ResourceTypes.ROLE_BINDINGS || type == ResourceTypes.CLUSTER_ROLE_BINDINGS) {
+      RbacValidation.validateRoleRefUnchanged(type, Json.text(next, "metadata", "name"), current, next);
+    }
+  }
+
   /** RBAC objects' names are path segments upstream ({@code system:discovery} is valid). */
   private static void validatePathSegmentName(ResourceType type, String name) {
     String why = null;
@@ -52,6 +59,8 @@ final class Validation {
     String name = Json.text(obj, "metadata", "name");
     if (type == ResourceTypes.PODS) {
       validatePodSpec(type, name, obj.path("spec"), "spec");
+    } else if (type.group().equals(RbacValidation.GROUP)) {
+      RbacValidation.validate(type, name, obj);
     } else if (type == ResourceTypes.DEPLOYMENTS || type == ResourceTypes.REPLICA_SETS
         || type == ResourceTypes.STATEFUL_SETS || type == ResourceTypes.DAEMON_SETS) {
       validateWorkload(type, name, obj);
