@@ -256,6 +256,12 @@ class RbacIT {
               .withVerbs("create").build()).build());
       assertThat(sched.leases().inNamespace("kube-system").resource(fresh).create()).isNotNull();
     }
+    List<RuleRef> leaderElection = CLUSTER.cluster().authorizer().policy().role("kube-system", "leader-election")
+        .orElseThrow().ruleRefs();
+    assertThat(leaderElection).containsExactly(RuleRef.role("kube-system", "leader-election", 0),
+        RuleRef.role("kube-system", "leader-election", 1));
+    assertThat(CLUSTER.cluster().authorizer().unusedRules(leaderElection, AuthorizationDecision.Origin.REQUEST))
+        .isEmpty();
     List<AuthorizationDecision> creates = CLUSTER.cluster().authorizer().decisions(d -> d.user().username()
         .equals("system:serviceaccount:berth:sched") && d.attributes().verb().equals("create") && d.allowed());
     assertThat(creates).singleElement().satisfies(d -> assertThat(d.rules())

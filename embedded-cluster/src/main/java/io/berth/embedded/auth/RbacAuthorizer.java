@@ -133,6 +133,21 @@ public final class RbacAuthorizer {
     return log.decisions(d -> d.origin() == origin).stream().flatMap(d -> d.rules().stream()).distinct().toList();
   }
 
+  /**
+   * Which of {@code rules} no recorded decision of {@code origin} used, in the given order: for a least-privilege
+   * test, e.g. {@code unusedRules(policy().clusterRole("chart-role").orElseThrow().ruleRefs(), Origin.REQUEST)}.
+   * Meaningful only while {@link #droppedDecisions()} is 0.
+   */
+  public List<RuleRef> unusedRules(java.util.Collection<RuleRef> rules, AuthorizationDecision.Origin origin) {
+    java.util.Set<RuleRef> used = new java.util.HashSet<>(rulesUsed(origin));
+    return rules.stream().filter(r -> !used.contains(r)).toList();
+  }
+
+  /** Where roles and bindings are read from (the server's store in the embedded cluster). */
+  public RbacPolicySource policy() {
+    return policy;
+  }
+
   /** How many decisions were dropped for capacity since the last {@link #clear()}. */
   public long droppedDecisions() {
     return log.dropped();

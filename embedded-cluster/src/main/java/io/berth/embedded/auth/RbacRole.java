@@ -19,4 +19,9 @@ public record RbacRole(String kind, String namespace, String name, List<IndexedR
     namespace = namespace == null ? "" : namespace;
     rules = List.copyOf(rules);
   }
+
+  /** The identities of the role's well-formed rules, for coverage: compare with {@code RbacAuthorizer.rulesUsed}. */
+  public List<RuleRef> ruleRefs() {
+    return rules.stream().map(r -> new RuleRef(kind, namespace, name, r.index())).toList();
+  }
 }

@@ -141,6 +141,10 @@ class RbacAuthorizerTest {
     assertThat(authorizer.decisions()).containsExactly(d);
     assertThat(authorizer.rulesUsed(AuthorizationDecision.Origin.REQUEST))
         .containsExactly(RuleRef.clusterRole("broad", 1), RuleRef.role("a", "narrow", 0));
+    assertThat(authorizer.unusedRules(policy.clusterRole("broad").orElseThrow().ruleRefs(),
+        AuthorizationDecision.Origin.REQUEST)).containsExactly(RuleRef.clusterRole("broad", 0));
+    assertThat(authorizer.unusedRules(List.of(RuleRef.role("a", "narrow", 0)),
+        AuthorizationDecision.Origin.ACCESS_REVIEW)).containsExactly(RuleRef.role("a", "narrow", 0));
   }
 
   @Test
