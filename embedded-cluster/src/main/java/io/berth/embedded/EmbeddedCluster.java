@@ -46,9 +46,9 @@ import tools.jackson.databind.node.ObjectNode;
  * {@link #client()}, {@link #newClient()} and {@link #kubeconfig()} use the admin token, an unknown token is
  * refused with 401, a request without one is {@code system:anonymous}, every request is authorized by
  * {@link #authorizer()}, and upstream's default discovery, basic-user, public-info-viewer, auth-delegator and
- * cluster-admin ClusterRoles (and their default bindings) are stored at start. The server speaks plain HTTP: the
- * fabric8 client sends a kubeconfig's token over it, but kubectl (client-go) applies credentials only over TLS, so
- * with RBAC on kubectl is {@code system:anonymous}.
+ * cluster-admin ClusterRoles (and their default bindings) are stored at start. The server speaks plain HTTP unless
+ * {@link Builder#tls(boolean)}: the fabric8 client sends a kubeconfig's token over either, but kubectl (client-go)
+ * applies credentials only over TLS, so with RBAC on and without TLS kubectl is {@code system:anonymous}.
  *
  * <p>Thread-safe after {@link Builder#start()}. {@link #client()} is shared and closed with the cluster.
  */
@@ -72,7 +72,7 @@ public final class EmbeddedCluster implements AutoCloseable {
   private EmbeddedCluster(Builder b) {
     this.server = new ApiServer(new ApiServer.Settings(b.host, b.port, b.historyCapacity, b.bookmarkInterval,
         b.defaultWatchTimeout, Duration.ofMinutes(5), 100_000), new DefaultServerHooks(b.clock), b.clock,
-        new ApiServer.Security(b.rbac, b.decisionCapacity));
+        new ApiServer.Security(b.rbac, b.decisionCapacity, b.tls));
     this.rbac = b.rbac;
     ResourceOperations ops = server.operations();
     this.garbageCollector = new GarbageCollector(ops);
@@ -127,13 +127,15 @@ public final class EmbeddedCluster implements AutoCloseable {
    */
   public Path writeKubeconfig(Path file, String token) {
     String user = token == null ? "{}" : "\n      token: " + token;
+    String ca = server.servingCertificate().map(c -> "\n    certificate-authority-data: " + c.certificateBase64())
+        .orElse("");
     String yaml = """
         apiVersion: v1
         kind: Config
         clusters:
         - name: berth-embedded
           cluster:
-            server: %s
+            server: %s%s
         contexts:
         - name: berth-embedded
           context:
@@ -144,7 +146,7 @@ public final class EmbeddedCluster implements AutoCloseable {
         users:
         - name: berth
           user: %s
-        """.formatted(server.url(), user);
+        """.formatted(server.url(), ca, user);
     try {
       Files.writeString(file, yaml);
     } catch (IOException e) {
@@ -166,7 +168,7 @@ public final class EmbeddedCluster implements AutoCloseable {
     return new Builder();
   }
 
-  /** The API server's base URL ({@code http://127.0.0.1:PORT}). */
+  /** The API server's base URL ({@code http://127.0.0.1:PORT}, or {@code https://} with TLS). */
   public String url() {
     return server.url();
   }
@@ -195,6 +197,7 @@ public final class EmbeddedCluster implements AutoCloseable {
     if (token != null) {
       config.withOauthToken(token);
     }
+    server.servingCertificate().ifPresent(c -> config.withCaCertData(c.certificateBase64()));
     return config.build();
   }
 
@@ -299,6 +302,7 @@ public final class EmbeddedCluster implements AutoCloseable {
     private Path kubeconfig;
     private boolean rbac;
     private int decisionCapacity = DecisionLog.DEFAULT_CAPACITY;
+    private boolean tls;
 
     private Builder() {
     }
@@ -309,6 +313,16 @@ public final class EmbeddedCluster implements AutoCloseable {
      */
     public Builder rbac(boolean enabled) {
       this.rbac = enabled;
+      return this;
+    }
+
+    /**
+     * Whether the server listens with TLS (a new self-signed certificate, trusted by {@link #clientConfig()} and
+     * the kubeconfigs the cluster writes) instead of plain HTTP; off by default. Needed for kubectl (client-go) to
+     * send a kubeconfig's token.
+     */
+    public Builder tls(boolean enabled) {
+      this.tls = enabled;
       return this;
     }
 

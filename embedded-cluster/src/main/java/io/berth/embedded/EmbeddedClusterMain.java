@@ -9,8 +9,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Runs an embedded cluster as a process: {@code [--port N] [--kubeconfig FILE] [--nodes N] [--zones N]
- * [--pod-startup-delay-ms N] [--rbac[=true|false]]}. With {@code --rbac} requests are authenticated and authorized
- * by RBAC, and the kubeconfig written (and logged) authenticates as the admin ({@code system:masters}). Prints
+ * [--pod-startup-delay-ms N] [--rbac[=true|false]] [--tls[=true|false]]}. With {@code --rbac} requests are
+ * authenticated and authorized by RBAC, and the kubeconfig written (and logged) authenticates as the admin
+ * ({@code system:masters}); with {@code --tls} the server listens with a self-signed certificate the kubeconfig
+ * trusts (kubectl sends its token only over TLS). Prints
  * nothing but logs; stops on SIGTERM or Ctrl-C. Unknown flags exit with status 2 and a message naming the flag.
  */
 public final class EmbeddedClusterMain {
@@ -21,7 +23,7 @@ public final class EmbeddedClusterMain {
   }
 
   /** Parsed command line; immutable. */
-  record Options(int port, Path kubeconfig, int nodes, int zones, long startupDelayMs, boolean rbac) {
+  record Options(int port, Path kubeconfig, int nodes, int zones, long startupDelayMs, boolean rbac, boolean tls) {
 
     static Options parse(String[] args) {
       int port = 0;
@@ -30,6 +32,7 @@ public final class EmbeddedClusterMain {
       int zones = 1;
       long delay = 500;
       boolean rbac = false;
+      boolean tls = false;
       for (int i = 0; i < args.length; i++) {
         String arg = args[i];
         String value;
@@ -38,7 +41,7 @@ public final class EmbeddedClusterMain {
         if (eq > 0) {
           name = arg.substring(0, eq);
           value = arg.substring(eq + 1);
-        } else if (arg.equals("--rbac")) {
+        } else if (arg.equals("--rbac") || arg.equals("--tls")) {
           value = "true";
         } else if (i + 1 < args.length) {
           value = args[++i];
@@ -53,13 +56,14 @@ public final class EmbeddedClusterMain {
             case "--zones" -> zones = Integer.parseInt(value);
             case "--pod-startup-delay-ms" -> delay = Long.parseLong(value);
             case "--rbac" -> rbac = parseBoolean(name, value);
+            case "--tls" -> tls = parseBoolean(name, value);
             default -> throw new IllegalArgumentException("unknown flag: " + name);
           }
         } catch (NumberFormatException e) {
           throw new IllegalArgumentException("flag " + name + " needs an integer, got \"" + value + "\"");
         }
       }
-      return new Options(port, kubeconfig, nodes, Math.max(1, zones), delay, rbac);
+      return new Options(port, kubeconfig, nodes, Math.max(1, zones), delay, rbac, tls);
     }
 
     private static boolean parseBoolean(String name, String value) {
@@ -79,14 +83,14 @@ public final class EmbeddedClusterMain {
       // A usage error of the command line goes to stderr, not the log: logging is not configured for it yet.
       System.err.println("embedded-cluster: " + e.getMessage());
       System.err.println("usage: [--port N] [--kubeconfig FILE] [--nodes N] [--zones N] [--pod-startup-delay-ms N] "
-          + "[--rbac]");
+          + "[--rbac] [--tls]");
       System.exit(2);
       return;
     }
     JulBridge.install();
     EmbeddedCluster cluster = EmbeddedCluster.builder().port(options.port()).kubeconfig(options.kubeconfig())
         .kubelet(KubeletSettings.defaults().withStartupDelay(Duration.ofMillis(options.startupDelayMs())))
-        .rbac(options.rbac()).start();
+        .rbac(options.rbac()).tls(options.tls()).start();
     for (int i = 0; i < options.nodes(); i++) {
       cluster.nodes().add(NodeSpec.node("node-" + i).withZone("zone-" + (char) ('a' + i % options.zones()))
           .withRegion("region-1"));

@@ -16,6 +16,10 @@ class EmbeddedClusterMainTest {
     assertThat(on.nodes()).isEqualTo(2);
     assertThat(EmbeddedClusterMain.Options.parse(new String[] {"--nodes=1", "--rbac"}).rbac()).isTrue();
     assertThat(EmbeddedClusterMain.Options.parse(new String[] {"--rbac=false"}).rbac()).isFalse();
+    EmbeddedClusterMain.Options tls = EmbeddedClusterMain.Options.parse(new String[] {"--tls", "--rbac"});
+    assertThat(tls.tls()).isTrue();
+    assertThat(tls.rbac()).isTrue();
+    assertThat(on.tls()).isFalse();
     assertThatThrownBy(() -> EmbeddedClusterMain.Options.parse(new String[] {"--rbac=yes"}))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("--rbac needs true or false");
   }

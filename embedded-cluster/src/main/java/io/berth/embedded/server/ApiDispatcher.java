@@ -152,7 +152,7 @@ public final class ApiDispatcher extends Dispatcher {
     }
     Optional<ReviewEndpoints.ReviewResource> review = ReviewEndpoints.find(info);
     if (review.isPresent()) {
-      return reviews.serve(review.get(), info, body(request), user);
+      return reviews.serve(review.get(), info, request.getHeader("Content-Type"), body(request), user);
     }
     if (info.resource().equals("bindings") && info.group().isEmpty() && info.verb().equals("create")) {
       ObjectNode binding = Json.parseObject(body(request));

@@ -26,14 +26,19 @@ public final class ApiServer {
   }
 
   /**
-   * Authentication and authorization: whether RBAC is enforced on requests, and how many authorization decisions
-   * are kept. Immutable.
+   * Authentication, authorization and transport: whether RBAC is enforced on requests, how many authorization
+   * decisions are kept, and whether the server listens with TLS (a self-signed {@link ServingCertificate}) instead
+   * of plain HTTP. Immutable.
    */
-  public record Security(boolean rbac, int decisionCapacity) {
+  public record Security(boolean rbac, int decisionCapacity, boolean tls) {
 
-    /** RBAC not enforced (every request served, as without security), the default decision capacity. */
+    public Security(boolean rbac, int decisionCapacity) {
+      this(rbac, decisionCapacity, false);
+    }
+
+    /** RBAC not enforced (every request served, as without security), the default decision capacity, no TLS. */
     public static Security disabled() {
-      return new Security(false, DecisionLog.DEFAULT_CAPACITY);
+      return new Security(false, DecisionLog.DEFAULT_CAPACITY, false);
     }
   }
 
@@ -46,6 +51,7 @@ public final class ApiServer {
   private final Clock clock;
   private final ServerHooks hooks;
   private final AccessControl access;
+  private final ServingCertificate certificate;
   private ApiTransport transport;
   private int port;
 
@@ -65,6 +71,7 @@ public final class ApiServer {
     RbacAuthorizer authorizer = new RbacAuthorizer(new StoreRbacPolicySource(store), clock,
         security.decisionCapacity());
     this.access = new AccessControl(new TokenAuthenticator(), authorizer, security.rbac());
+    this.certificate = security.tls() ? ServingCertificate.selfSigned(settings.host()) : null;
   }
 
   /** Starts listening; returns the bound port. */
@@ -75,7 +82,7 @@ public final class ApiServer {
     ApiDispatcher dispatcher = new ApiDispatcher(operations, watches, new Discovery(),
         new ListPager(clock, settings.continueTokenTtl(), 256), faults, requestLog, access);
     transport = new ApiTransport(dispatcher);
-    port = transport.start(settings.host(), settings.port());
+    port = transport.start(settings.host(), settings.port(), certificate);
     return port;
   }
 
@@ -92,7 +99,12 @@ public final class ApiServer {
   }
 
   public String url() {
-    return "http://" + settings.host() + ":" + port;
+    return (certificate != null ? "https://" : "http://") + settings.host() + ":" + port;
+  }
+
+  /** The serving certificate when the server listens with TLS. */
+  public java.util.Optional<ServingCertificate> servingCertificate() {
+    return java.util.Optional.ofNullable(certificate);
   }
 
   public ObjectStore store() {

@@ -33,8 +33,11 @@ public final class ApiTransport {
     this.dispatcher = dispatcher;
   }
 
-  /** Listens on {@code host}:{@code port} (0 picks a free port) and returns the bound port. */
-  int start(String host, int port) {
+  /**
+   * Listens on {@code host}:{@code port} (0 picks a free port), with TLS when {@code certificate} is not null, and
+   * returns the bound port.
+   */
+  int start(String host, int port, ServingCertificate certificate) {
     vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(Math.max(2, Runtime.getRuntime()
         .availableProcessors())));
     HttpServerRequestHandler mockHandler = new HttpServerRequestHandler(vertx) {
@@ -46,6 +49,11 @@ public final class ApiTransport {
     HttpServerOptions options = new HttpServerOptions().setHost(host).setPort(port)
         .setHandle100ContinueAutomatically(true).setCompressionSupported(false)
         .setMaxWebSocketFrameSize(64 * 1024 * 1024).setMaxWebSocketMessageSize(64 * 1024 * 1024);
+    if (certificate != null) {
+      options.setSsl(true).setKeyCertOptions(new io.vertx.core.net.PemKeyCertOptions()
+          .setCertValue(io.vertx.core.buffer.Buffer.buffer(certificate.certificatePem()))
+          .setKeyValue(io.vertx.core.buffer.Buffer.buffer(certificate.privateKeyPem())));
+    }
     server = vertx.createHttpServer(options);
     server.requestHandler(request -> {
       if (!isWebSocketUpgrade(request) && ApiDispatcher.isWatch(request.method().name(), request.uri())) {

@@ -70,12 +70,16 @@ final class ReviewEndpoints {
     return Optional.empty();
   }
 
-  /** Answers {@code info} on {@code resource}, a create with {@code body}, by {@code user}. */
-  MockResponse serve(ReviewResource resource, RequestInfo info, byte[] body, UserInfo user) {
+  /**
+   * Answers {@code info} on {@code resource}, a create with {@code body} (JSON, or protobuf as client-go's typed
+   * clients send) by {@code user}; the answer is JSON.
+   */
+  MockResponse serve(ReviewResource resource, RequestInfo info, String contentType, byte[] body, UserInfo user) {
     if (!info.verb().equals("create") || !info.name().isEmpty() || !info.subresource().isEmpty()) {
       throw ApiException.methodNotAllowed("the server does not allow this method on the requested resource");
     }
-    ObjectNode review = Json.parseObject(body);
+    ObjectNode review = contentType != null && contentType.startsWith(ReviewProtobuf.CONTENT_TYPE)
+        ? ReviewProtobuf.decode(resource, body) : Json.parseObject(body);
     review.put("apiVersion", resource.apiVersion());
     review.put("kind", resource.kind());
     if (!review.path("metadata").isObject()) {
