@@ -16,10 +16,11 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The HTTP/WebSocket transport of the embedded API server. It is the fabric8 mock web server's transport (its
- * Vert.x request handler turns requests into {@code RecordedRequest}s, upgrades WebSockets and writes
- * {@code MockResponse}s) with one addition the mock lacks: a watch requested without a WebSocket upgrade (kubectl,
- * client-go) is streamed over chunked HTTP for as long as the watch lasts, instead of as one finished body.
+ * The HTTP/WebSocket transport of the embedded API server, over plain HTTP or TLS (with a
+ * {@link ServingCertificate}). It is the fabric8 mock web server's transport (its Vert.x request handler turns
+ * requests into {@code RecordedRequest}s, upgrades WebSockets and writes {@code MockResponse}s) with one addition the
+ * mock lacks: a watch requested without a WebSocket upgrade (kubectl, client-go) is streamed over chunked HTTP for
+ * as long as the watch lasts, instead of as one finished body.
  *
  * <p>Lifecycle: {@link #start} once, {@link #stop} once; thread-safe after start (Vert.x owns the threads).
  */
