@@ -1,5 +1,9 @@
 package io.berth.embedded;
 
+import io.berth.embedded.auth.BootstrapPolicy;
+import io.berth.embedded.auth.DecisionLog;
+import io.berth.embedded.auth.RbacAuthorizer;
+import io.berth.embedded.auth.TokenAuthenticator;
 import io.berth.embedded.controllers.GarbageCollector;
 import io.berth.embedded.fault.FaultInjector;
 import io.berth.embedded.fault.RequestLog;
@@ -31,8 +35,20 @@ import tools.jackson.databind.node.ObjectNode;
  * It completes the fabric8 mock server (whose HTTP/WebSocket transport it uses) with the API server behaviour the
  * daemons rely on: binding and eviction, watches that resume from a resourceVersion with bookmarks and 410 Gone,
  * pagination, label and field selectors, JSON merge and strategic merge patches, status subresources, garbage
- * collection, API defaults, graceful pod deletion, discovery for kubectl. Start with {@link #builder()}; close to
- * stop.
+ * collection, API defaults, graceful pod deletion, discovery for kubectl, bearer-token authentication and
+ * (with {@link Builder#rbac(boolean)}) RBAC authorization with a record of every decision. Start with
+ * {@link #builder()}; close to stop.
+ *
+ * <p>Security: {@link #authentication()} issues tokens (an admin token, ServiceAccount tokens, tokens of any user);
+ * {@link #writeKubeconfig(Path, String)} and {@link #newClient(String)} connect as a token's user. With RBAC off
+ * (the default) requests are neither authenticated nor authorized, exactly as before, while TokenReview and the
+ * access reviews still answer from the issued tokens and the stored RBAC objects. With RBAC on, the cluster's own
+ * {@link #client()}, {@link #newClient()} and {@link #kubeconfig()} use the admin token, an unknown token is
+ * refused with 401, a request without one is {@code system:anonymous}, every request is authorized by
+ * {@link #authorizer()}, and upstream's default discovery, basic-user, public-info-viewer, auth-delegator and
+ * cluster-admin ClusterRoles (and their default bindings) are stored at start. The server speaks plain HTTP unless
+ * {@link Builder#tls(boolean)}: the fabric8 client sends a kubeconfig's token over either, but kubectl (client-go)
+ * applies credentials only over TLS, so with RBAC on and without TLS kubectl is {@code system:anonymous}.
  *
  * <p>Thread-safe after {@link Builder#start()}. {@link #client()} is shared and closed with the cluster.
  */
@@ -49,19 +65,28 @@ public final class EmbeddedCluster implements AutoCloseable {
   private final SimulatedKubelet kubelet;
   private final SimulatedNodes nodes;
   private final Path kubeconfig;
+  private final boolean rbac;
+  // double-checked under this
   private volatile KubernetesClient client;
 
   private EmbeddedCluster(Builder b) {
     this.server = new ApiServer(new ApiServer.Settings(b.host, b.port, b.historyCapacity, b.bookmarkInterval,
-        b.defaultWatchTimeout, Duration.ofMinutes(5), 100_000), new DefaultServerHooks(b.clock), b.clock);
+        b.defaultWatchTimeout, Duration.ofMinutes(5), 100_000), new DefaultServerHooks(b.clock), b.clock,
+        new ApiServer.Security(b.rbac, b.decisionCapacity, b.tls));
+    this.rbac = b.rbac;
     ResourceOperations ops = server.operations();
     this.garbageCollector = new GarbageCollector(ops);
     this.kubelet = new SimulatedKubelet(ops, b.kubelet);
     this.nodes = new SimulatedNodes(ops);
     bootstrap(ops);
+    if (rbac) {
+      BootstrapPolicy.clusterRoles().forEach(r -> ops.create(ResourceTypes.CLUSTER_ROLES, "", r));
+      BootstrapPolicy.clusterRoleBindings().forEach(r -> ops.create(ResourceTypes.CLUSTER_ROLE_BINDINGS, "", r));
+    }
     server.start();
-    this.kubeconfig = writeKubeconfig(b.kubeconfig);
-    LOG.info("embedded API server listening on {} (kubeconfig {})", server.url(), kubeconfig);
+    this.kubeconfig = writeInitialKubeconfig(b.kubeconfig, rbac ? server.tokens().adminToken() : null);
+    LOG.info("embedded API server listening on {} (kubeconfig {}, RBAC {})", server.url(), kubeconfig,
+        rbac ? "on" : "off");
   }
 
   private static void bootstrap(ResourceOperations ops) {
@@ -83,42 +108,67 @@ public final class EmbeddedCluster implements AutoCloseable {
     ops.create(ResourceTypes.PRIORITY_CLASSES, "", pc);
   }
 
-  private Path writeKubeconfig(Path requested) {
+  private Path writeInitialKubeconfig(Path requested, String token) {
     try {
       Path file = requested != null ? requested : Files.createTempFile("berth-embedded-", ".kubeconfig");
       if (requested == null) {
         file.toFile().deleteOnExit();
       }
-      String yaml = """
-          apiVersion: v1
-          kind: Config
-          clusters:
-          - name: berth-embedded
-            cluster:
-              server: %s
-          contexts:
-          - name: berth-embedded
-            context:
-              cluster: berth-embedded
-              user: berth
-              namespace: default
-          current-context: berth-embedded
-          users:
-          - name: berth
-            user: {}
-          """.formatted(server.url());
-      Files.writeString(file, yaml);
-      return file;
+      return writeKubeconfig(file, token);
     } catch (IOException e) {
       throw new UncheckedIOException("could not write the embedded cluster's kubeconfig", e);
     }
+  }
+
+  /**
+   * Writes a kubeconfig for this cluster that authenticates with {@code token} (none when null), e.g. a
+   * ServiceAccount's from {@code authentication().serviceAccountToken(ns, name)}, so that a daemon process runs as
+   * that user. Returns {@code file}.
+   */
+  public Path writeKubeconfig(Path file, String token) {
+    String user = token == null ? "{}" : "\n      token: " + token;
+    String ca = server.servingCertificate().map(c -> "\n    certificate-authority-data: " + c.certificateBase64())
+        .orElse("");
+    String yaml = """
+        apiVersion: v1
+        kind: Config
+        clusters:
+        - name: berth-embedded
+          cluster:
+            server: %s%s
+        contexts:
+        - name: berth-embedded
+          context:
+            cluster: berth-embedded
+            user: berth
+            namespace: default
+        current-context: berth-embedded
+        users:
+        - name: berth
+          user: %s
+        """.formatted(server.url(), ca, user);
+    try {
+      Files.writeString(file, yaml);
+    } catch (IOException e) {
+      throw new UncheckedIOException("could not write a kubeconfig to " + file, e);
+    }
+    return file;
+  }
+
+  /**
+   * Writes a kubeconfig for this cluster that authenticates as ServiceAccount {@code namespace}/{@code name} (its
+   * token from {@link TokenAuthenticator#serviceAccountToken}), for a daemon process that must run with the
+   * ServiceAccount's permissions. Returns {@code file}.
+   */
+  public Path writeServiceAccountKubeconfig(Path file, String namespace, String name) {
+    return writeKubeconfig(file, server.tokens().serviceAccountToken(namespace, name));
   }
 
   public static Builder builder() {
     return new Builder();
   }
 
-  /** The API server's base URL ({@code http://127.0.0.1:PORT}). */
+  /** The API server's base URL ({@code http://127.0.0.1:PORT}, or {@code https://} with TLS). */
   public String url() {
     return server.url();
   }
@@ -132,15 +182,52 @@ public final class EmbeddedCluster implements AutoCloseable {
     return kubeconfig;
   }
 
-  /** A fabric8 client configuration for this cluster (namespace {@code default}), not reading ~/.kube. */
+  /**
+   * A fabric8 client configuration for this cluster (namespace {@code default}), not reading ~/.kube; with the
+   * admin token when RBAC is on.
+   */
   public Config clientConfig() {
-    return new ConfigBuilder(Config.empty()).withMasterUrl(url()).withNamespace("default")
-        .withRequestRetryBackoffLimit(0).withConnectionTimeout(10_000).withRequestTimeout(30_000).build();
+    return clientConfig(rbac ? server.tokens().adminToken() : null);
   }
 
-  /** A new client for this cluster; the caller closes it. */
+  /** A fabric8 client configuration for this cluster that authenticates with {@code token} (none when null). */
+  public Config clientConfig(String token) {
+    ConfigBuilder config = new ConfigBuilder(Config.empty()).withMasterUrl(url()).withNamespace("default")
+        .withRequestRetryBackoffLimit(0).withConnectionTimeout(10_000).withRequestTimeout(30_000);
+    if (token != null) {
+      config.withOauthToken(token);
+    }
+    server.servingCertificate().ifPresent(c -> config.withCaCertData(c.certificateBase64()));
+    return config.build();
+  }
+
+  /** A new client for this cluster (as admin when RBAC is on); the caller closes it. */
   public KubernetesClient newClient() {
     return new KubernetesClientBuilder().withConfig(clientConfig()).build();
+  }
+
+  /** A new client for this cluster that authenticates with {@code token} (none when null); the caller closes it. */
+  public KubernetesClient newClient(String token) {
+    return new KubernetesClientBuilder().withConfig(clientConfig(token)).build();
+  }
+
+  /** The bearer tokens the cluster accepts; issue ServiceAccount and user tokens here. */
+  public TokenAuthenticator authentication() {
+    return server.tokens();
+  }
+
+  /**
+   * The RBAC authorizer: its {@code decisions()}, {@code denials()} and {@code rulesUsed(origin)} record every
+   * authorization decision (requests when RBAC is on, access reviews always), bounded by
+   * {@link Builder#decisionCapacity(int)}.
+   */
+  public RbacAuthorizer authorizer() {
+    return server.authorizer();
+  }
+
+  /** Whether RBAC is enforced on requests ({@link Builder#rbac(boolean)}). */
+  public boolean rbacEnabled() {
+    return rbac;
   }
 
   /** A client shared by the callers of this method, closed with the cluster. */
@@ -213,8 +300,39 @@ public final class EmbeddedCluster implements AutoCloseable {
     private KubeletSettings kubelet = KubeletSettings.defaults();
     private Clock clock = Clock.systemUTC();
     private Path kubeconfig;
+    private boolean rbac;
+    private int decisionCapacity = DecisionLog.DEFAULT_CAPACITY;
+    private boolean tls;
 
     private Builder() {
+    }
+
+    /**
+     * Whether requests are authenticated and authorized by RBAC (off by default: every request is served). See
+     * {@link EmbeddedCluster} for what changes when on.
+     */
+    public Builder rbac(boolean enabled) {
+      this.rbac = enabled;
+      return this;
+    }
+
+    /**
+     * Whether the server listens with TLS (a new self-signed certificate, trusted by {@link #clientConfig()} and
+     * the kubeconfigs the cluster writes) instead of plain HTTP; off by default. Needed for kubectl (client-go) to
+     * send a kubeconfig's token.
+     */
+    public Builder tls(boolean enabled) {
+      this.tls = enabled;
+      return this;
+    }
+
+    /** How many authorization decisions are kept (the oldest are dropped beyond); 100,000 by default. */
+    public Builder decisionCapacity(int decisions) {
+      if (decisions < 1) {
+        throw new IllegalArgumentException("decisionCapacity must be positive, got " + decisions);
+      }
+      this.decisionCapacity = decisions;
+      return this;
     }
 
     /** Port to listen on; 0 (the default) picks a free one. */

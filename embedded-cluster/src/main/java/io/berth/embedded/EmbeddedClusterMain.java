@@ -9,8 +9,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Runs an embedded cluster as a process: {@code [--port N] [--kubeconfig FILE] [--nodes N] [--zones N]
- * [--pod-startup-delay-ms N]}. Prints nothing but logs; stops on SIGTERM or Ctrl-C. Unknown flags exit with
- * status 2 and a message naming the flag.
+ * [--pod-startup-delay-ms N] [--rbac[=true|false]] [--tls[=true|false]]}. With {@code --rbac} requests are
+ * authenticated and authorized by RBAC, and the kubeconfig written (and logged) authenticates as the admin
+ * ({@code system:masters}); with {@code --tls} the server listens with a self-signed certificate the kubeconfig
+ * trusts (kubectl sends its token only over TLS). Prints
+ * nothing but logs; stops on SIGTERM or Ctrl-C. Unknown flags exit with status 2 and a message naming the flag.
  */
 public final class EmbeddedClusterMain {
 
@@ -20,7 +23,7 @@ public final class EmbeddedClusterMain {
   }
 
   /** Parsed command line; immutable. */
-  record Options(int port, Path kubeconfig, int nodes, int zones, long startupDelayMs) {
+  record Options(int port, Path kubeconfig, int nodes, int zones, long startupDelayMs, boolean rbac, boolean tls) {
 
     static Options parse(String[] args) {
       int port = 0;
@@ -28,6 +31,8 @@ public final class EmbeddedClusterMain {
       int nodes = 3;
       int zones = 1;
       long delay = 500;
+      boolean rbac = false;
+      boolean tls = false;
       for (int i = 0; i < args.length; i++) {
         String arg = args[i];
         String value;
@@ -36,6 +41,8 @@ public final class EmbeddedClusterMain {
         if (eq > 0) {
           name = arg.substring(0, eq);
           value = arg.substring(eq + 1);
+        } else if (arg.equals("--rbac") || arg.equals("--tls")) {
+          value = "true";
         } else if (i + 1 < args.length) {
           value = args[++i];
         } else {
@@ -48,13 +55,23 @@ public final class EmbeddedClusterMain {
             case "--nodes" -> nodes = Integer.parseInt(value);
             case "--zones" -> zones = Integer.parseInt(value);
             case "--pod-startup-delay-ms" -> delay = Long.parseLong(value);
+            case "--rbac" -> rbac = parseBoolean(name, value);
+            case "--tls" -> tls = parseBoolean(name, value);
             default -> throw new IllegalArgumentException("unknown flag: " + name);
           }
         } catch (NumberFormatException e) {
           throw new IllegalArgumentException("flag " + name + " needs an integer, got \"" + value + "\"");
         }
       }
-      return new Options(port, kubeconfig, nodes, Math.max(1, zones), delay);
+      return new Options(port, kubeconfig, nodes, Math.max(1, zones), delay, rbac, tls);
+    }
+
+    private static boolean parseBoolean(String name, String value) {
+      return switch (value) {
+        case "true" -> true;
+        case "false" -> false;
+        default -> throw new IllegalArgumentException("flag " + name + " needs true or false, got \"" + value + "\"");
+      };
     }
   }
 
@@ -65,20 +82,21 @@ public final class EmbeddedClusterMain {
     } catch (IllegalArgumentException e) {
       // A usage error of the command line goes to stderr, not the log: logging is not configured for it yet.
       System.err.println("embedded-cluster: " + e.getMessage());
-      System.err.println("usage: [--port N] [--kubeconfig FILE] [--nodes N] [--zones N] [--pod-startup-delay-ms N]");
+      System.err.println("usage: [--port N] [--kubeconfig FILE] [--nodes N] [--zones N] [--pod-startup-delay-ms N] "
+          + "[--rbac] [--tls]");
       System.exit(2);
       return;
     }
     JulBridge.install();
     EmbeddedCluster cluster = EmbeddedCluster.builder().port(options.port()).kubeconfig(options.kubeconfig())
         .kubelet(KubeletSettings.defaults().withStartupDelay(Duration.ofMillis(options.startupDelayMs())))
-        .start();
+        .rbac(options.rbac()).tls(options.tls()).start();
     for (int i = 0; i < options.nodes(); i++) {
       cluster.nodes().add(NodeSpec.node("node-" + i).withZone("zone-" + (char) ('a' + i % options.zones()))
           .withRegion("region-1"));
     }
-    LOG.info("embedded cluster ready at {} with {} nodes; kubeconfig: {}", cluster.url(), options.nodes(),
-        cluster.kubeconfig());
+    LOG.info("embedded cluster ready at {} with {} nodes, RBAC {}; kubeconfig{}: {}", cluster.url(),
+        options.nodes(), options.rbac() ? "on" : "off", options.rbac() ? " (admin)" : "", cluster.kubeconfig());
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       cluster.close();

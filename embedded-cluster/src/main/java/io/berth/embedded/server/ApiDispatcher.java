@@ -1,5 +1,6 @@
 package io.berth.embedded.server;
 
+import io.berth.embedded.auth.UserInfo;
 import io.berth.embedded.fault.FaultInjector;
 import io.berth.embedded.fault.RequestLog;
 import io.berth.embedded.fault.RequestRecord;
@@ -24,8 +25,9 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * Routes every request the transport receives to the server's operations: discovery, CRUD on each resource type,
  * the status, scale, binding and eviction subresources, and watches (over a WebSocket upgrade here, or streamed
- * over chunked HTTP through {@link #openHttpWatch}). Records each request in the request log and applies injected
- * faults first. Any failure becomes a {@code metav1.Status} response.
+ * over chunked HTTP through {@link #openHttpWatch}), and the create-only review resources. Records each request in
+ * the request log, then authenticates and authorizes it ({@link AccessControl}), then applies injected faults. Any
+ * failure becomes a {@code metav1.Status} response.
  *
  * <p>Called on the transport's event-loop threads: it never blocks beyond the store lock, and latency faults are
  * served by delaying the response body, not by sleeping. Thread-safe: holds no mutable state of its own.
@@ -44,9 +46,11 @@ public final class ApiDispatcher extends Dispatcher {
   private final ScaleSubresource scale;
   private final FaultInjector faults;
   private final RequestLog requestLog;
+  private final AccessControl access;
+  private final ReviewEndpoints reviews;
 
   ApiDispatcher(ResourceOperations ops, WatchHub watches, Discovery discovery, ListPager pager,
-      FaultInjector faults, RequestLog requestLog) {
+      FaultInjector faults, RequestLog requestLog, AccessControl access) {
     this.ops = ops;
     this.watches = watches;
     this.discovery = discovery;
@@ -55,6 +59,8 @@ public final class ApiDispatcher extends Dispatcher {
     this.scale = new ScaleSubresource(ops);
     this.faults = faults;
     this.requestLog = requestLog;
+    this.access = access;
+    this.reviews = new ReviewEndpoints(access.tokens(), access.authorizer());
     this.tables = new TablePrinter(ops.clock());
   }
 
@@ -62,13 +68,19 @@ public final class ApiDispatcher extends Dispatcher {
   public MockResponse dispatch(RecordedRequest request) {
     RequestInfo info = RequestInfo.parse(request.getMethod(), request.getPath());
     record(info);
+    UserInfo user;
+    try {
+      user = access.admit(info, request.getHeader("Authorization"));
+    } catch (ApiException e) {
+      return Responses.error(e);
+    }
     Optional<Integer> failure = faults.takeFailure(info.verb(), info.resourcePath());
     if (failure.isPresent()) {
       return Responses.error(injected(failure.get()));
     }
     MockResponse response;
     try {
-      response = route(info, request);
+      response = route(info, request, user);
     } catch (ApiException e) {
       response = Responses.error(e);
     } catch (RuntimeException e) {
@@ -86,10 +98,15 @@ public final class ApiDispatcher extends Dispatcher {
    * Opens a watch streamed over chunked HTTP (the transport owns the response). Returns an error response to send
    * instead when the request is refused; otherwise the watch is open and {@code sink} receives its events.
    */
-  Optional<MockResponse> openHttpWatch(String method, String uri, String accept, Supplier<WatchSink> sink,
-      java.util.function.Consumer<ServerWatch> opened) {
+  Optional<MockResponse> openHttpWatch(String method, String uri, String accept, String authorization,
+      Supplier<WatchSink> sink, java.util.function.Consumer<ServerWatch> opened) {
     RequestInfo info = RequestInfo.parse(method, uri);
     record(info);
+    try {
+      access.admit(info, authorization);
+    } catch (ApiException e) {
+      return Optional.of(Responses.error(e));
+    }
     Optional<Integer> failure = faults.takeFailure(info.verb(), info.resourcePath());
     if (failure.isPresent()) {
       return Optional.of(Responses.error(injected(failure.get())));
@@ -129,9 +146,13 @@ public final class ApiDispatcher extends Dispatcher {
     return new ApiException(code, reason, "injected fault: " + code);
   }
 
-  private MockResponse route(RequestInfo info, RecordedRequest request) {
+  private MockResponse route(RequestInfo info, RecordedRequest request, UserInfo user) {
     if (!info.resourceRequest()) {
       return nonResource(info);
+    }
+    Optional<ReviewEndpoints.ReviewResource> review = ReviewEndpoints.find(info);
+    if (review.isPresent()) {
+      return reviews.serve(review.get(), info, request.getHeader("Content-Type"), body(request), user);
     }
     if (info.resource().equals("bindings") && info.group().isEmpty() && info.verb().equals("create")) {
       ObjectNode binding = Json.parseObject(body(request));

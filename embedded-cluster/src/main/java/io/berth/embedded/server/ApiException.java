@@ -63,6 +63,20 @@ public final class ApiException extends RuntimeException {
         new StatusDetails(name, type.group(), type.kind()));
   }
 
+  /** 401: the request's credentials are not valid (upstream's body, message and reason are both "Unauthorized"). */
+  public static ApiException unauthorized() {
+    return new ApiException(401, "Unauthorized", "Unauthorized");
+  }
+
+  /**
+   * 403 with {@code message} (see {@code AuthorizationAttributes.forbiddenMessage}) and details naming the
+   * resource as upstream ({@code kind} is the resource; all empty for a non-resource request).
+   */
+  public static ApiException forbidden(String message, String group, String resource, String name) {
+    return new ApiException(403, "Forbidden", message,
+        new StatusDetails(name == null || name.isEmpty() ? null : name, group, resource));
+  }
+
   public static ApiException gone(String message) {
     return new ApiException(410, "Expired", message);
   }

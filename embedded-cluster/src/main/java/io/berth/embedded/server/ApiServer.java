@@ -1,5 +1,9 @@
 package io.berth.embedded.server;
 
+import io.berth.embedded.auth.DecisionLog;
+import io.berth.embedded.auth.RbacAuthorizer;
+import io.berth.embedded.auth.StoreRbacPolicySource;
+import io.berth.embedded.auth.TokenAuthenticator;
 import io.berth.embedded.fault.FaultInjector;
 import io.berth.embedded.fault.RequestLog;
 import java.time.Clock;
@@ -21,6 +25,23 @@ public final class ApiServer {
     }
   }
 
+  /**
+   * Authentication, authorization and transport: whether RBAC is enforced on requests, how many authorization
+   * decisions are kept, and whether the server listens with TLS (a self-signed {@link ServingCertificate}) instead
+   * of plain HTTP. Immutable.
+   */
+  public record Security(boolean rbac, int decisionCapacity, boolean tls) {
+
+    public Security(boolean rbac, int decisionCapacity) {
+      this(rbac, decisionCapacity, false);
+    }
+
+    /** RBAC not enforced (every request served, as without security), the default decision capacity, no TLS. */
+    public static Security disabled() {
+      return new Security(false, DecisionLog.DEFAULT_CAPACITY, false);
+    }
+  }
+
   private final ObjectStore store;
   private final ResourceOperations operations;
   private final WatchHub watches;
@@ -29,10 +50,16 @@ public final class ApiServer {
   private final Settings settings;
   private final Clock clock;
   private final ServerHooks hooks;
+  private final AccessControl access;
+  private final ServingCertificate certificate;
   private ApiTransport transport;
   private int port;
 
   public ApiServer(Settings settings, ServerHooks hooks, Clock clock) {
+    this(settings, hooks, clock, Security.disabled());
+  }
+
+  public ApiServer(Settings settings, ServerHooks hooks, Clock clock, Security security) {
     this.settings = settings;
     this.clock = clock;
     this.hooks = hooks;
@@ -41,6 +68,10 @@ public final class ApiServer {
     this.watches = new WatchHub(store, settings.bookmarkInterval(), settings.defaultWatchTimeout());
     this.requestLog = new RequestLog(settings.requestLogCapacity());
     faults.setWatchDropper(watches::closeAll);
+    RbacAuthorizer authorizer = new RbacAuthorizer(new StoreRbacPolicySource(store), clock,
+        security.decisionCapacity());
+    this.access = new AccessControl(new TokenAuthenticator(), authorizer, security.rbac());
+    this.certificate = security.tls() ? ServingCertificate.selfSigned(settings.host()) : null;
   }
 
   /** Starts listening; returns the bound port. */
@@ -49,9 +80,9 @@ public final class ApiServer {
       throw new IllegalStateException("the API server is already started");
     }
     ApiDispatcher dispatcher = new ApiDispatcher(operations, watches, new Discovery(),
-        new ListPager(clock, settings.continueTokenTtl(), 256), faults, requestLog);
+        new ListPager(clock, settings.continueTokenTtl(), 256), faults, requestLog, access);
     transport = new ApiTransport(dispatcher);
-    port = transport.start(settings.host(), settings.port());
+    port = transport.start(settings.host(), settings.port(), certificate);
     return port;
   }
 
@@ -68,7 +99,12 @@ public final class ApiServer {
   }
 
   public String url() {
-    return "http://" + settings.host() + ":" + port;
+    return (certificate != null ? "https://" : "http://") + settings.host() + ":" + port;
+  }
+
+  /** The serving certificate when the server listens with TLS. */
+  public java.util.Optional<ServingCertificate> servingCertificate() {
+    return java.util.Optional.ofNullable(certificate);
   }
 
   public ObjectStore store() {
@@ -89,6 +125,21 @@ public final class ApiServer {
 
   public RequestLog requestLog() {
     return requestLog;
+  }
+
+  /** The bearer tokens requests are authenticated with. */
+  public TokenAuthenticator tokens() {
+    return access.tokens();
+  }
+
+  /** The RBAC authorizer and its decision record. */
+  public RbacAuthorizer authorizer() {
+    return access.authorizer();
+  }
+
+  /** Whether RBAC is enforced on requests. */
+  public boolean rbacEnforced() {
+    return access.enforcing();
   }
 
   public ServerHooks hooks() {

@@ -16,10 +16,11 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The HTTP/WebSocket transport of the embedded API server. It is the fabric8 mock web server's transport (its
- * Vert.x request handler turns requests into {@code RecordedRequest}s, upgrades WebSockets and writes
- * {@code MockResponse}s) with one addition the mock lacks: a watch requested without a WebSocket upgrade (kubectl,
- * client-go) is streamed over chunked HTTP for as long as the watch lasts, instead of as one finished body.
+ * The HTTP/WebSocket transport of the embedded API server, over plain HTTP or TLS (with a
+ * {@link ServingCertificate}). It is the fabric8 mock web server's transport (its Vert.x request handler turns
+ * requests into {@code RecordedRequest}s, upgrades WebSockets and writes {@code MockResponse}s) with one addition the
+ * mock lacks: a watch requested without a WebSocket upgrade (kubectl, client-go) is streamed over chunked HTTP for
+ * as long as the watch lasts, instead of as one finished body.
  *
  * <p>Lifecycle: {@link #start} once, {@link #stop} once; thread-safe after start (Vert.x owns the threads).
  */
@@ -33,8 +34,11 @@ public final class ApiTransport {
     this.dispatcher = dispatcher;
   }
 
-  /** Listens on {@code host}:{@code port} (0 picks a free port) and returns the bound port. */
-  int start(String host, int port) {
+  /**
+   * Listens on {@code host}:{@code port} (0 picks a free port), with TLS when {@code certificate} is not null, and
+   * returns the bound port.
+   */
+  int start(String host, int port, ServingCertificate certificate) {
     vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(Math.max(2, Runtime.getRuntime()
         .availableProcessors())));
     HttpServerRequestHandler mockHandler = new HttpServerRequestHandler(vertx) {
@@ -46,6 +50,11 @@ public final class ApiTransport {
     HttpServerOptions options = new HttpServerOptions().setHost(host).setPort(port)
         .setHandle100ContinueAutomatically(true).setCompressionSupported(false)
         .setMaxWebSocketFrameSize(64 * 1024 * 1024).setMaxWebSocketMessageSize(64 * 1024 * 1024);
+    if (certificate != null) {
+      options.setSsl(true).setKeyCertOptions(new io.vertx.core.net.PemKeyCertOptions()
+          .setCertValue(io.vertx.core.buffer.Buffer.buffer(certificate.certificatePem()))
+          .setKeyValue(io.vertx.core.buffer.Buffer.buffer(certificate.privateKeyPem())));
+    }
     server = vertx.createHttpServer(options);
     server.requestHandler(request -> {
       if (!isWebSocketUpgrade(request) && ApiDispatcher.isWatch(request.method().name(), request.uri())) {
@@ -61,7 +70,7 @@ public final class ApiTransport {
     Context context = vertx.getOrCreateContext();
     ServerWatch[] opened = new ServerWatch[1];
     Optional<MockResponse> refused = dispatcher.openHttpWatch(request.method().name(), request.uri(),
-        request.getHeader("Accept"),
+        request.getHeader("Accept"), request.getHeader("Authorization"),
         () -> new ChunkedHttpSink(request.response(), context), w -> opened[0] = w);
     if (refused.isPresent()) {
       MockResponse r = refused.get();

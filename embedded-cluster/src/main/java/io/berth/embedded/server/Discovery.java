@@ -67,7 +67,40 @@ final class Discovery {
       g.putArray("versions").add(gv);
       g.set("preferredVersion", gv.deepCopy());
     }
+    Map<String, List<ReviewEndpoints.ReviewResource>> reviews = new LinkedHashMap<>();
+    for (ReviewEndpoints.ReviewResource r : ReviewEndpoints.ALL) {
+      reviews.computeIfAbsent(r.apiVersion(), k -> new java.util.ArrayList<>()).add(r);
+    }
+    for (Map.Entry<String, List<ReviewEndpoints.ReviewResource>> e : reviews.entrySet()) {
+      ReviewEndpoints.ReviewResource first = e.getValue().get(0);
+      resourceLists.put(e.getKey(), Json.bytes(reviewResourceList(e.getKey(), e.getValue())));
+      ObjectNode g = groupArray.addObject();
+      g.put("name", first.group());
+      ObjectNode gv = Json.object();
+      gv.put("groupVersion", e.getKey());
+      gv.put("version", first.version());
+      g.putArray("versions").add(gv);
+      g.set("preferredVersion", gv.deepCopy());
+    }
     groups = Json.bytes(groupList);
+  }
+
+  /** The resource list of a group version of create-only reviews. */
+  private static ObjectNode reviewResourceList(String groupVersion, List<ReviewEndpoints.ReviewResource> reviews) {
+    ObjectNode list = Json.object();
+    list.put("kind", "APIResourceList");
+    list.put("apiVersion", "v1");
+    list.put("groupVersion", groupVersion);
+    ArrayNode resources = list.putArray("resources");
+    for (ReviewEndpoints.ReviewResource r : reviews) {
+      ObjectNode o = resources.addObject();
+      o.put("name", r.resource());
+      o.put("singularName", r.kind().toLowerCase(java.util.Locale.ROOT));
+      o.put("namespaced", r.namespaced());
+      o.put("kind", r.kind());
+      o.putArray("verbs").add("create");
+    }
+    return list;
   }
 
   private static ObjectNode resourceList(String groupVersion, List<ResourceType> types) {

@@ -293,6 +293,7 @@ public final class ResourceOperations {
       }
       next = hooks.applyDefaults(type, next, current.tree(), store);
       Validation.validate(type, next);
+      Validation.validateUpdate(type, current.tree(), next);
       if (current.terminating()) {
         Set<String> before = new HashSet<>(finalizers(current.tree()));
         for (String f : finalizers(next)) {

@@ -43,6 +43,11 @@ public final class ResourceTypes {
   public static final ResourceType LEASES = register("coordination.k8s.io", "v1", "leases", "Lease", true, List.of(), false, false, false, true);
   // events
   public static final ResourceType EVENTS_V1 = register("events.k8s.io", "v1", "events", "Event", true, List.of("ev"), false, false, false, true);
+  // rbac
+  public static final ResourceType ROLES = register("rbac.authorization.k8s.io", "v1", "roles", "Role", true, List.of(), false, false, false, false);
+  public static final ResourceType ROLE_BINDINGS = register("rbac.authorization.k8s.io", "v1", "rolebindings", "RoleBinding", true, List.of(), false, false, false, false);
+  public static final ResourceType CLUSTER_ROLES = register("rbac.authorization.k8s.io", "v1", "clusterroles", "ClusterRole", false, List.of(), false, false, false, false);
+  public static final ResourceType CLUSTER_ROLE_BINDINGS = register("rbac.authorization.k8s.io", "v1", "clusterrolebindings", "ClusterRoleBinding", false, List.of(), false, false, false, false);
   // scheduling
   public static final ResourceType PRIORITY_CLASSES = register("scheduling.k8s.io", "v1", "priorityclasses", "PriorityClass", false, List.of("pc"), false, false, false, false);
   // storage

@@ -52,7 +52,9 @@ public final class Responses {
       if (e.details().group() != null && !e.details().group().isEmpty()) {
         details.put("group", e.details().group());
       }
-      details.put("kind", e.details().kind());
+      if (e.details().kind() != null && !e.details().kind().isEmpty()) {
+        details.put("kind", e.details().kind());
+      }
     }
     status.put("code", e.code());
     return Json.bytes(status);

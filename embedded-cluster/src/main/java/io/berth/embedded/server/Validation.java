@@ -19,6 +19,10 @@ final class Validation {
   }
 
   static void validateName(ResourceType type, String name) {
+    if (type.group().equals("rbac.authorization.k8s.io")) {
+      validatePathSegmentName(type, name);
+      return;
+    }
     boolean label = type == ResourceTypes.NAMESPACES || type == ResourceTypes.SERVICES;
     int max = label ? 63 : 253;
     if (name.length() > max || !(label ? DNS_LABEL : DNS_SUBDOMAIN).matcher(name).matches()) {
@@ -29,10 +33,34 @@ final class Validation {
     }
   }
 
+  /** What an update may not change: a binding's roleRef. */
+  static void validateUpdate(ResourceType type, JsonNode current, JsonNode next) {
+    if (type == ResourceTypes.ROLE_BINDINGS || type == ResourceTypes.CLUSTER_ROLE_BINDINGS) {
+      RbacValidation.validateRoleRefUnchanged(type, Json.text(next, "metadata", "name"), current, next);
+    }
+  }
+
+  /** RBAC objects' names are path segments upstream ({@code system:discovery} is valid). */
+  private static void validatePathSegmentName(ResourceType type, String name) {
+    String why = null;
+    if (name.equals(".") || name.equals("..")) {
+      why = "may not be '" + name + "'";
+    } else if (name.contains("/")) {
+      why = "may not contain '/'";
+    } else if (name.contains("%")) {
+      why = "may not contain '%'";
+    }
+    if (why != null) {
+      throw ApiException.invalid(type, name, "metadata.name: Invalid value: \"" + name + "\": " + why);
+    }
+  }
+
   static void validate(ResourceType type, JsonNode obj) {
     String name = Json.text(obj, "metadata", "name");
     if (type == ResourceTypes.PODS) {
       validatePodSpec(type, name, obj.path("spec"), "spec");
+    } else if (type.group().equals(RbacValidation.GROUP)) {
+      RbacValidation.validate(type, name, obj);
     } else if (type == ResourceTypes.DEPLOYMENTS || type == ResourceTypes.REPLICA_SETS
         || type == ResourceTypes.STATEFUL_SETS || type == ResourceTypes.DAEMON_SETS) {
       validateWorkload(type, name, obj);
