@@ -14,7 +14,7 @@ import org.slf4j.LoggerFactory;
  * One {@code helm template} of the chart through helm-java (Helm's own Go code, in process): a release name, a
  * namespace, values files and {@code --set} values. Build it, then {@link #call()}. Confined to the calling thread.
  */
-final class HelmRender {
+public final class HelmRender {
   private static final Logger LOG = LoggerFactory.getLogger(HelmRender.class);
 
   /** The release and namespace of deploy/manifests and of most tests. */
@@ -26,33 +26,33 @@ final class HelmRender {
   private final List<Path> valuesFiles = new ArrayList<>();
   private final Map<String, Object> sets = new LinkedHashMap<>();
 
-  static HelmRender chart() {
+  public static HelmRender chart() {
     return new HelmRender();
   }
 
-  HelmRender release(String name) {
+  public HelmRender release(String name) {
     this.release = name;
     return this;
   }
 
-  HelmRender namespace(String name) {
+  public HelmRender namespace(String name) {
     this.namespace = name;
     return this;
   }
 
-  HelmRender values(Path file) {
+  public HelmRender values(Path file) {
     valuesFiles.add(file);
     return this;
   }
 
   /** A {@code --set key=value}; Helm parses the value as it would on the command line. */
-  HelmRender set(String key, Object value) {
+  public HelmRender set(String key, Object value) {
     sets.put(key, value);
     return this;
   }
 
   /** The rendered YAML stream; throws IllegalStateException with Helm's message when rendering fails. */
-  String call() {
+  public String call() {
     TemplateCommand template = new Helm(DeployPaths.chart()).template()
         .withName(release)
         .withNamespace(namespace);
@@ -67,7 +67,7 @@ final class HelmRender {
   }
 
   /** The rendered documents. */
-  Rendered documents() {
+  public Rendered documents() {
     return Rendered.parse(call());
   }
 }

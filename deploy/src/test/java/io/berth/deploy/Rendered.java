@@ -11,7 +11,7 @@ import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.dataformat.yaml.YAMLMapper;
 
 /** The documents of one render, as JSON trees in output order (empty documents dropped). Immutable. */
-record Rendered(List<JsonNode> documents) {
+public record Rendered(List<JsonNode> documents) {
   private static final ObjectMapper YAML = YAMLMapper.builder().build();
   static final ObjectMapper JSON = JsonMapper.builder().build();
 
@@ -29,15 +29,15 @@ record Rendered(List<JsonNode> documents) {
     return new Rendered(List.copyOf(docs));
   }
 
-  List<JsonNode> ofKind(String kind) {
+  public List<JsonNode> ofKind(String kind) {
     return documents.stream().filter(d -> kind.equals(kind(d))).toList();
   }
 
-  Optional<JsonNode> find(String kind, String name) {
+  public Optional<JsonNode> find(String kind, String name) {
     return ofKind(kind).stream().filter(d -> name.equals(name(d))).findFirst();
   }
 
-  JsonNode get(String kind, String name) {
+  public JsonNode get(String kind, String name) {
     return find(kind, name).orElseThrow(() -> new AssertionError("no " + kind + " " + name + " in " + ids()));
   }
 
@@ -50,11 +50,11 @@ record Rendered(List<JsonNode> documents) {
     return documents.stream().map(Rendered::id).collect(Collectors.toList());
   }
 
-  static String kind(JsonNode doc) {
+  public static String kind(JsonNode doc) {
     return doc.path("kind").asString("");
   }
 
-  static String name(JsonNode doc) {
+  public static String name(JsonNode doc) {
     return doc.path("metadata").path("name").asString("");
   }
 
