@@ -82,7 +82,7 @@ public final class PemFiles {
       Object o;
       while ((o = parser.readObject()) != null) {
         if (o instanceof PEMKeyPair pair) {
-          return supported(converter.getKeyPair(pair).getPrivate(), file, flag);
+          return supported(converter.getPrivateKey(pair.getPrivateKeyInfo()), file, flag);
         }
         if (o instanceof PrivateKeyInfo info) {
           return supported(converter.getPrivateKey(info), file, flag);

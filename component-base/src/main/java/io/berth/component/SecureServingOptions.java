@@ -74,7 +74,7 @@ public final class SecureServingOptions {
           + " daemon's own client configuration.")
   private Path authorizationKubeconfig;
 
-  @Option(names = ALWAYS_ALLOW_PATHS, paramLabel = "PATH,...", split = ",",
+  @Option(names = ALWAYS_ALLOW_PATHS, paramLabel = "PATH", split = ",",
       description = "Paths served on the secure port without authentication or authorization; an entry ending in *"
           + " is a prefix. Default: /healthz,/readyz,/livez.")
   private List<String> alwaysAllowPaths = new ArrayList<>(SecureServingSettings.DEFAULT_ALWAYS_ALLOW_PATHS);

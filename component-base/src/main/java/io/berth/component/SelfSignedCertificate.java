@@ -37,6 +37,7 @@ import org.bouncycastle.cert.CertIOException;
 import org.bouncycastle.cert.jcajce.JcaX509CertificateConverter;
 import org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder;
 import org.bouncycastle.openssl.jcajce.JcaPEMWriter;
+import org.bouncycastle.openssl.jcajce.JcaPKCS8Generator;
 import org.bouncycastle.operator.OperatorCreationException;
 import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
 import org.slf4j.Logger;
@@ -46,7 +47,7 @@ import org.slf4j.LoggerFactory;
  * The serving certificate used when neither {@code --tls-cert-file} nor {@code --tls-private-key-file} is given, as
  * upstream's {@code MaybeDefaultWithSelfSignedCerts}: an ECDSA P-256 certificate, self-signed, valid for one year,
  * for {@code localhost}, {@code 127.0.0.1}, {@code ::1} and this host's name, with the serverAuth extended key
- * usage. With {@code --cert-dir} the pair is kept as {@code <component>.crt} and {@code <component>.key} (the key
+ * usage. With {@code --cert-dir} the pair is kept as {@code <component>.crt} and {@code <component>.key} (PKCS#8,
  * readable by the owner only) and reused on the next start if both files are there; without it the pair lives in
  * memory only. Stateless; thread-safe.
  */
@@ -138,14 +139,14 @@ public final class SelfSignedCertificate {
       if (posix) {
         Files.createFile(key, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
       }
-      Files.writeString(key, pem(pair.key()), StandardCharsets.US_ASCII);
+      Files.writeString(key, pem(new JcaPKCS8Generator(pair.key(), null)), StandardCharsets.US_ASCII);
     } catch (IOException | UncheckedIOException e) {
       throw new ConfigurationException(SecureServingOptions.CERT_DIR, SecureServingOptions.CERT_DIR + " " + dir
           + ": cannot write the self-signed certificate: " + e.getMessage(), e);
     }
   }
 
-  /** {@code object} (a certificate or key) as PEM text. */
+  /** {@code object} (a certificate, or a PEM generator such as the PKCS#8 key's) as PEM text. */
   static String pem(Object object) {
     StringWriter out = new StringWriter();
     try (JcaPEMWriter writer = new JcaPEMWriter(out)) {
