@@ -112,6 +112,9 @@ final class SecureServing {
   private KubernetesClient client(Config config, Optional<Path> kubeconfig) {
     config.setRequestTimeout(DELEGATION_TIMEOUT_MILLIS);
     config.setConnectionTimeout(DELEGATION_TIMEOUT_MILLIS);
+    // a request waits for the review: retry once, briefly, instead of fabric8's default of ten backoffs
+    config.setRequestRetryBackoffLimit(1);
+    config.setRequestRetryBackoffInterval(200);
     log.debug("delegated authentication/authorization against {}", config.getMasterUrl());
     return KubeClients.create(config, new ClientSettings(kubeconfig, DELEGATION_QPS, DELEGATION_BURST,
         component + "/auth-delegator"));
