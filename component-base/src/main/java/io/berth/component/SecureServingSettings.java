@@ -64,6 +64,13 @@ public record SecureServingSettings(int port, String bindAddress, Optional<Path>
         authorizedCacheTtl, unauthorizedCacheTtl);
   }
 
+  /** These settings keeping a self-signed pair in {@code dir}. */
+  public SecureServingSettings withCertDir(Path dir) {
+    return new SecureServingSettings(port, bindAddress, tlsCertFile, tlsPrivateKeyFile, Optional.of(dir),
+        authenticationKubeconfig, authorizationKubeconfig, alwaysAllowPaths, authenticationCacheTtl,
+        authorizedCacheTtl, unauthorizedCacheTtl);
+  }
+
   /**
    * Checks every value, naming the flag at fault: the port range, an IP literal as bind address, the certificate
    * and key given together, readable and matching (they are parsed here), the kubeconfigs usable, the paths
