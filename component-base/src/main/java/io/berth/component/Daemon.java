@@ -19,14 +19,15 @@ import org.slf4j.LoggerFactory;
  * {@link ConfigurationException}, exit status 2, thrown before anything starts, and so is an unusable serving
  * certificate), serve {@code /healthz} {@code /livez} {@code /readyz} {@code /metrics} (plain HTTP on
  * {@link #port()}, and HTTPS with delegated authentication and authorization on {@link #securePort()} when
- * {@code --secure-port} is given; see {@link SecureServingOptions} for which of the two serve), build the client and the {@link DaemonWorkload} (which registers its
- * informers), then on a startup thread start the informers, wait for their caches, and either run leader election
- * or start working at once. {@code /readyz} is 200 when every informer has synced, this instance leads (or election
- * is off), and the daemon is not shutting down.
+ * {@code --secure-port} is given; see {@link SecureServingOptions} for which of the two serve), build the client
+ * and the {@link DaemonWorkload} (which registers its informers), then on a startup thread start the informers,
+ * wait for their caches, and either run leader election or start working at once. {@code /readyz} is 200 when every
+ * informer has synced, this instance leads (or election is off), and the daemon is not shutting down.
  *
  * <p>Termination, whatever its cause, runs once and in this order: stop the work (queues drain for up to the drain
- * timeout), stop the informers, stop leader election (releasing the Lease if held), stop the endpoint, close the
- * clients; then the {@link Exiter} is called exactly once with the status:
+ * timeout), stop the informers, stop leader election (releasing the Lease if held), stop the endpoints (plain, then
+ * secure with its delegation clients), close the clients; then the {@link Exiter} is called exactly once with the
+ * status:
  * <ul>
  *   <li>0 after {@link #shutdown()} or SIGTERM (the JVM shutdown hook), within 30 s (a watchdog exits anyway at
  *   {@link #SHUTDOWN_DEADLINE});</li>

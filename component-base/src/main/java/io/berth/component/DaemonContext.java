@@ -9,7 +9,8 @@ import java.util.Objects;
  * What a {@link DaemonWorkload} is built from: the settings, the rate-limited API client, the one shared informer
  * factory (register informers on it while building; the daemon starts them), the registry {@code /metrics}
  * serves, and the route table of the daemon's endpoints (register extra GET paths such as {@code /debug/...} on
- * it; both the plain and the secure endpoint serve them). Immutable; the parts are thread-safe and owned by the daemon (do not close or shut them down).
+ * it; both the plain and the secure endpoint serve them). Immutable; the parts are thread-safe and owned by the
+ * daemon (do not close or shut them down).
  *
  * @param settings the daemon's validated settings
  * @param client the API client

@@ -23,8 +23,8 @@ import picocli.CommandLine.Spec;
  * "berth-controller-manager")}: the constructor sets the defaults that differ per daemon (port, secure port and
  * Lease name), and picocli shows them in the help. Which endpoints serve follows the compatibility rule of
  * {@link SecureServingOptions}: plain HTTP on {@code --port} as before unless {@code --secure-port} is given; with
- * {@code --secure-port}, HTTPS on it, and plain HTTP only if {@code --port} is given too. Mutable while picocli parses, then read once through {@link #settings(String)};
- * confined to the thread that parses.
+ * {@code --secure-port}, HTTPS on it, and plain HTTP only if {@code --port} is given too. Mutable while picocli
+ * parses, then read once through {@link #settings(String)}; confined to the thread that parses.
  */
 public final class DaemonOptions {
 

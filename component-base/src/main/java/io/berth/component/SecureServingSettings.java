@@ -32,7 +32,7 @@ public record SecureServingSettings(int port, String bindAddress, Optional<Path>
 
   /** Upstream's default of {@code --bind-address}. */
   public static final String DEFAULT_BIND_ADDRESS = "0.0.0.0";
-  /** Upstream's default of {@code --authorization-always-allow-paths} for kube-scheduler and kube-controller-manager. */
+  /** Upstream's {@code --authorization-always-allow-paths} of kube-scheduler and kube-controller-manager. */
   public static final List<String> DEFAULT_ALWAYS_ALLOW_PATHS = List.of("/healthz", "/readyz", "/livez");
   /** Upstream's default of the three cache time-to-live flags. */
   public static final Duration DEFAULT_CACHE_TTL = Duration.ofSeconds(10);
@@ -87,6 +87,8 @@ public record SecureServingSettings(int port, String bindAddress, Optional<Path>
     bindInetAddress();
     String certFlag = SecureServingOptions.TLS_CERT_FILE;
     String keyFlag = SecureServingOptions.TLS_PRIVATE_KEY_FILE;
+    tlsCertFile.ifPresent(file -> PemFiles.checkReadable(file, certFlag));
+    tlsPrivateKeyFile.ifPresent(file -> PemFiles.checkReadable(file, keyFlag));
     if (tlsCertFile.isPresent() != tlsPrivateKeyFile.isPresent()) {
       String given = tlsCertFile.isPresent() ? certFlag : keyFlag;
       throw new ConfigurationException(given, certFlag + " and " + keyFlag + " are given together; only " + given

@@ -158,6 +158,13 @@ class SecureServingOptionsTest {
   }
 
   @Test
+  void aMissingCertificateAloneIsReportedAsMissing() {
+    Run run = run("--secure-port=0", "--tls-cert-file=/nonexistent");
+    assertThat(run.status()).isEqualTo(2);
+    assertThat(run.err()).contains("Error: --tls-cert-file /nonexistent: no such file");
+  }
+
+  @Test
   void aCertificateWithoutAKeyNamesBothFlags() throws Exception {
     Path cert = TestCertificates.write(dir, "tls.crt",
         TestCertificates.pem(TestCertificates.selfSigned(TestCertificates.ec())));
