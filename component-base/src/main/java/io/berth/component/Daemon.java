@@ -3,6 +3,7 @@ package io.berth.component;
 import io.berth.informer.SharedInformerFactory;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -15,15 +16,18 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The lifecycle both Berth daemons share. {@link #start()}: resolve the client configuration (a bad one is a
- * {@link ConfigurationException}, exit status 2, thrown before anything starts), serve {@code /healthz}
- * {@code /readyz} {@code /metrics}, build the client and the {@link DaemonWorkload} (which registers its
- * informers), then on a startup thread start the informers, wait for their caches, and either run leader election
- * or start working at once. {@code /readyz} is 200 when every informer has synced, this instance leads (or election
- * is off), and the daemon is not shutting down.
+ * {@link ConfigurationException}, exit status 2, thrown before anything starts, and so is an unusable serving
+ * certificate), serve {@code /healthz} {@code /livez} {@code /readyz} {@code /metrics} (plain HTTP on
+ * {@link #port()}, and HTTPS with delegated authentication and authorization on {@link #securePort()} when
+ * {@code --secure-port} is given; see {@link SecureServingOptions} for which of the two serve), build the client
+ * and the {@link DaemonWorkload} (which registers its informers), then on a startup thread start the informers,
+ * wait for their caches, and either run leader election or start working at once. {@code /readyz} is 200 when every
+ * informer has synced, this instance leads (or election is off), and the daemon is not shutting down.
  *
  * <p>Termination, whatever its cause, runs once and in this order: stop the work (queues drain for up to the drain
- * timeout), stop the informers, stop leader election (releasing the Lease if held), stop the endpoint, close the
- * clients; then the {@link Exiter} is called exactly once with the status:
+ * timeout), stop the informers, stop leader election (releasing the Lease if held), stop the endpoints (plain, then
+ * secure with its delegation clients), close the clients; then the {@link Exiter} is called exactly once with the
+ * status:
  * <ul>
  *   <li>0 after {@link #shutdown()} or SIGTERM (the JVM shutdown hook), within 30 s (a watchdog exits anyway at
  *   {@link #SHUTDOWN_DEADLINE});</li>
@@ -67,8 +71,12 @@ public final class Daemon {
   private boolean workStarted;
   // guarded by lock
   private DaemonMetrics metrics;
-  // guarded by lock
+  // guarded by lock; the paths both endpoints serve
+  private EndpointRoutes routes;
+  // guarded by lock; null when plain HTTP is not served
   private DaemonEndpoint endpoint;
+  // guarded by lock; null without --secure-port
+  private SecureServing secureServing;
   // guarded by lock
   private KubernetesClient client;
   // guarded by lock
@@ -122,6 +130,7 @@ public final class Daemon {
     }
     Config config;
     Config electionConfig;
+    Optional<SecureServing> secure;
     try {
       config = resolver.resolve(settings.client().kubeconfig());
       // A second Config object: the leader-election client gets its own User-Agent, and requests that end within
@@ -131,6 +140,8 @@ public final class Daemon {
         electionConfig.setRequestTimeout((int) settings.leaderElection().renewDeadline().toMillis());
         electionConfig.setRequestRetryBackoffLimit(0);
       }
+      secure = settings.secureServing().map(s -> SecureServing.prepare(s, settings.component(),
+          () -> resolver.resolve(settings.client().kubeconfig())));
     } catch (ConfigurationException e) {
       synchronized (lock) {
         terminating = true;
@@ -153,7 +164,14 @@ public final class Daemon {
           Runtime.getRuntime().addShutdownHook(shutdownHook);
         }
         metrics = new DaemonMetrics();
-        endpoint = DaemonEndpoint.start(settings.port(), metrics.registry(), readiness);
+        routes = EndpointRoutes.forDaemon(metrics.registry(), readiness);
+        if (settings.plainServing()) {
+          endpoint = DaemonEndpoint.start(new InetSocketAddress(settings.port()), routes);
+        }
+        if (secure.isPresent()) {
+          secureServing = secure.get();
+          secureServing.start(routes);
+        }
         client = KubeClients.create(config, settings.client());
         if (electionConfig != null) {
           ClientSettings electionSettings = new ClientSettings(settings.client().kubeconfig(),
@@ -161,7 +179,7 @@ public final class Daemon {
           electionClient = KubeClients.create(electionConfig, electionSettings);
         }
         informers = new SharedInformerFactory(client, workload.informerResyncPeriod());
-        workload.build(new DaemonContext(settings, client, informers, metrics.registry()));
+        workload.build(new DaemonContext(settings, client, informers, metrics.registry(), routes));
       }
     } catch (Exception e) {
       log.error("{} failed to start", settings.component(), e);
@@ -195,13 +213,46 @@ public final class Daemon {
     terminate(0, "shutdown requested", drainTimeout);
   }
 
-  /** The port {@code /healthz}, {@code /readyz} and {@code /metrics} are served on, once started. */
+  /**
+   * The port plain HTTP {@code /healthz}, {@code /livez}, {@code /readyz} and {@code /metrics} are served on, once
+   * started.
+   *
+   * @throws IllegalStateException if the plain endpoint is not serving (not started, or {@code --secure-port}
+   *     given without {@code --port})
+   */
   public int port() {
     synchronized (lock) {
       if (endpoint == null) {
         throw new IllegalStateException("the endpoint is not serving");
       }
       return endpoint.port();
+    }
+  }
+
+  /**
+   * The port HTTPS is served on, once started ({@code --secure-port}; the bound one when that was 0).
+   *
+   * @throws IllegalStateException if the secure endpoint is not serving (not started, or no {@code --secure-port})
+   */
+  public int securePort() {
+    synchronized (lock) {
+      if (secureServing == null) {
+        throw new IllegalStateException("the secure endpoint is not serving");
+      }
+      return secureServing.port();
+    }
+  }
+
+  /**
+   * The paths both endpoints serve, once started; a component registers more here (or on
+   * {@link DaemonContext#routes()} while building), such as {@code /debug/...}.
+   */
+  public EndpointRoutes routes() {
+    synchronized (lock) {
+      if (routes == null) {
+        throw new IllegalStateException("the daemon has not started");
+      }
+      return routes;
     }
   }
 
@@ -338,6 +389,7 @@ public final class Daemon {
    */
   private void terminate(int code, String reason, Duration drain) {
     DaemonEndpoint endpointToStop;
+    SecureServing secureToStop;
     KubernetesClient clientToClose;
     KubernetesClient electionClientToClose;
     SharedInformerFactory informersToStop;
@@ -350,6 +402,7 @@ public final class Daemon {
       terminating = true;
       readiness.shuttingDown();
       endpointToStop = endpoint;
+      secureToStop = secureServing;
       clientToClose = client;
       electionClientToClose = electionClient;
       informersToStop = informers;
@@ -376,6 +429,9 @@ public final class Daemon {
     }
     if (endpointToStop != null) {
       step("stop endpoint", endpointToStop::stop);
+    }
+    if (secureToStop != null) {
+      step("stop secure endpoint", secureToStop::stop);
     }
     if (clientToClose != null) {
       step("close client", clientToClose::close);

@@ -7,21 +7,31 @@ import java.util.Objects;
 
 /**
  * What a {@link DaemonWorkload} is built from: the settings, the rate-limited API client, the one shared informer
- * factory (register informers on it while building; the daemon starts them) and the registry {@code /metrics}
- * serves. Immutable; the parts are thread-safe and owned by the daemon (do not close or shut them down).
+ * factory (register informers on it while building; the daemon starts them), the registry {@code /metrics}
+ * serves, and the route table of the daemon's endpoints (register extra GET paths such as {@code /debug/...} on
+ * it; both the plain and the secure endpoint serve them). Immutable; the parts are thread-safe and owned by the
+ * daemon (do not close or shut them down).
  *
  * @param settings the daemon's validated settings
  * @param client the API client
  * @param informers the shared informer factory
  * @param metrics the metrics registry
+ * @param routes the paths the daemon's endpoints serve
  */
 public record DaemonContext(DaemonSettings settings, KubernetesClient client, SharedInformerFactory informers,
-    MeterRegistry metrics) {
+    MeterRegistry metrics, EndpointRoutes routes) {
 
   public DaemonContext {
     Objects.requireNonNull(settings, "settings");
     Objects.requireNonNull(client, "client");
     Objects.requireNonNull(informers, "informers");
     Objects.requireNonNull(metrics, "metrics");
+    Objects.requireNonNull(routes, "routes");
+  }
+
+  /** A context whose routes are served by no endpoint (tests building a workload by hand). */
+  public DaemonContext(DaemonSettings settings, KubernetesClient client, SharedInformerFactory informers,
+      MeterRegistry metrics) {
+    this(settings, client, informers, metrics, new EndpointRoutes());
   }
 }

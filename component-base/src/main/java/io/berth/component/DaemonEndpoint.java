@@ -1,5 +1,6 @@
 package io.berth.component;
 
+import com.sun.net.httpserver.Filter;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -7,8 +8,8 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -17,24 +18,25 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The daemons' HTTP endpoint on the JDK {@link HttpServer}, bound on all interfaces as kube-controller-manager's
- * {@code --bind-address} default: {@code GET /healthz} answers 200 {@code ok} while the process serves at all;
- * {@code GET /readyz} answers 200 {@code ok} when the {@link ReadinessCheck} passes and 503 with one failing reason
- * per line otherwise; {@code GET /metrics} answers the Prometheus text exposition (format 0.0.4) of a
- * {@link PrometheusMeterRegistry}. Other paths are 404, other methods on these paths 405.
+ * One of the daemons' HTTP endpoints on the JDK {@link HttpServer}: it serves the paths of an
+ * {@link EndpointRoutes} table ({@code /healthz} {@code /livez} {@code /readyz} {@code /metrics} and whatever a
+ * component registered), GET and HEAD only (405 otherwise), exact paths only (404 otherwise). The plain endpoint
+ * ({@code --port}) is started here and binds all interfaces, as before; the secure one ({@code --secure-port}) is
+ * started by {@link SecureEndpoint} on an {@code HttpsServer} with an authentication and authorization filter in
+ * front of the same routes.
  *
- * <p>Port 0 binds a free port; the bound port is logged as {@code listening on :PORT} and returned by
- * {@link #port()}. Requests are served by a small pool of daemon threads. Thread-safe: immutable after
- * {@link #start}; {@link #stop()} is idempotent.
+ * <p>Port 0 binds a free port; the bound port is logged ({@code listening on :PORT} for the plain endpoint,
+ * {@code secure serving on :PORT} for the secure one) and returned by {@link #port()}. Requests are served by a
+ * small pool of daemon threads. Thread-safe: immutable after start; {@link #stop()} is idempotent.
  */
 public final class DaemonEndpoint implements AutoCloseable {
 
   /** The Content-Type of {@code /metrics}: Prometheus text format 0.0.4. */
-  public static final String METRICS_CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
+  public static final String METRICS_CONTENT_TYPE = EndpointRoutes.METRICS_CONTENT_TYPE;
 
   private static final Logger log = LoggerFactory.getLogger(DaemonEndpoint.class);
-  private static final String TEXT = "text/plain; charset=utf-8";
-  private static final int THREADS = 2;
+  private static final String TEXT = EndpointRoutes.TEXT;
+  private static final int PLAIN_THREADS = 2;
 
   private final HttpServer server;
   private final ExecutorService executor;
@@ -45,43 +47,42 @@ public final class DaemonEndpoint implements AutoCloseable {
   }
 
   /**
-   * Binds {@code port} (0 for a free one) and starts serving.
+   * Binds {@code port} (0 for a free one) on all interfaces and serves the standard daemon paths over plain HTTP.
    *
    * @throws IOException if the port cannot be bound
    */
   public static DaemonEndpoint start(int port, PrometheusMeterRegistry registry, ReadinessCheck readiness)
       throws IOException {
-    Objects.requireNonNull(registry, "registry");
-    Objects.requireNonNull(readiness, "readiness");
-    HttpServer server = HttpServer.create(new InetSocketAddress(port), 0);
-    AtomicInteger threads = new AtomicInteger();
-    ExecutorService executor = Executors.newFixedThreadPool(THREADS, r -> {
-      Thread t = new Thread(r, "daemon-endpoint-" + threads.incrementAndGet());
+    return start(new InetSocketAddress(port), EndpointRoutes.forDaemon(registry, readiness));
+  }
+
+  /**
+   * Binds {@code address} (port 0 for a free one) and serves {@code routes} over plain HTTP.
+   *
+   * @throws IOException if the address cannot be bound
+   */
+  public static DaemonEndpoint start(InetSocketAddress address, EndpointRoutes routes) throws IOException {
+    DaemonEndpoint endpoint = serve(HttpServer.create(address, 0), routes, Optional.empty(), PLAIN_THREADS,
+        "daemon-endpoint");
+    log.info("listening on :{}", endpoint.port());
+    return endpoint;
+  }
+
+  /** Serves {@code routes} on a created, unstarted {@code server}, behind {@code filter} if given. */
+  static DaemonEndpoint serve(HttpServer server, EndpointRoutes routes, Optional<Filter> filter, int threads,
+      String threadName) {
+    Objects.requireNonNull(routes, "routes");
+    AtomicInteger count = new AtomicInteger();
+    ExecutorService executor = Executors.newFixedThreadPool(threads, r -> {
+      Thread t = new Thread(r, threadName + "-" + count.incrementAndGet());
       t.setDaemon(true);
       return t;
     });
     server.setExecutor(executor);
-    server.createContext("/healthz", exchange -> serve(exchange, "/healthz", () -> respond(exchange, 200, TEXT,
-        "ok")));
-    server.createContext("/readyz", exchange -> serve(exchange, "/readyz", () -> {
-      List<String> reasons = readiness.unreadyReasons();
-      if (reasons.isEmpty()) {
-        respond(exchange, 200, TEXT, "ok");
-      } else {
-        respond(exchange, 503, TEXT, String.join("\n", reasons) + "\n");
-      }
-    }));
-    server.createContext("/metrics", exchange -> serve(exchange, "/metrics",
-        () -> respond(exchange, 200, METRICS_CONTENT_TYPE, registry.scrape())));
-    server.createContext("/", exchange -> {
-      try (exchange) {
-        respond(exchange, 404, TEXT, "404 page not found\n");
-      }
-    });
+    var context = server.createContext("/", exchange -> dispatch(exchange, routes));
+    filter.ifPresent(context.getFilters()::add);
     server.start();
-    DaemonEndpoint endpoint = new DaemonEndpoint(server, executor);
-    log.info("listening on :{}", endpoint.port());
-    return endpoint;
+    return new DaemonEndpoint(server, executor);
   }
 
   /** The bound port. */
@@ -105,14 +106,11 @@ public final class DaemonEndpoint implements AutoCloseable {
     stop();
   }
 
-  private interface Handler {
-    void handle() throws IOException;
-  }
-
-  private static void serve(HttpExchange exchange, String path, Handler handler) throws IOException {
+  private static void dispatch(HttpExchange exchange, EndpointRoutes routes) throws IOException {
     try (exchange) {
-      // HttpServer matches contexts by prefix; serve the exact path only, as kube's mux does.
-      if (!exchange.getRequestURI().getPath().equals(path)) {
+      String path = exchange.getRequestURI().getPath();
+      Optional<EndpointRoutes.Handler> handler = routes.handler(path);
+      if (handler.isEmpty()) {
         respond(exchange, 404, TEXT, "404 page not found\n");
         return;
       }
@@ -122,15 +120,19 @@ public final class DaemonEndpoint implements AutoCloseable {
         respond(exchange, 405, TEXT, "method not allowed\n");
         return;
       }
-      handler.handle();
-    } catch (RuntimeException e) {
-      log.warn("{} failed", path, e);
-      throw e;
+      EndpointRoutes.Response response;
+      try {
+        response = handler.get().get(exchange.getRequestURI());
+      } catch (RuntimeException e) {
+        log.warn("{} failed", path, e);
+        throw e;
+      }
+      respond(exchange, response.status(), response.contentType(), response.body());
     }
   }
 
-  private static void respond(HttpExchange exchange, int status, String contentType, String body)
-      throws IOException {
+  /** Writes a whole answer (no body for HEAD); the caller closes the exchange. */
+  static void respond(HttpExchange exchange, int status, String contentType, String body) throws IOException {
     byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
     exchange.getResponseHeaders().set("Content-Type", contentType);
     exchange.getResponseHeaders().set("X-Content-Type-Options", "nosniff");

@@ -4,18 +4,27 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParseResult;
+import picocli.CommandLine.Spec;
 
 /**
  * The flags every Berth daemon shares, as a picocli mixin: {@code --kubeconfig}, {@code --port}, the client-side
- * rate limit {@code --kube-api-qps}/{@code --kube-api-burst} and the {@code --leader-elect*} family, with
+ * rate limit {@code --kube-api-qps}/{@code --kube-api-burst}, the {@code --leader-elect*} family and the secure
+ * serving flags of {@link SecureServingOptions} ({@code --secure-port}, {@code --tls-cert-file}, ...), with
  * kube-controller-manager's names and defaults. Durations take Go syntax ({@code 15s}, {@code 1m30s}); a value
  * picocli cannot convert is a usage error naming the flag (exit status 2).
  *
  * <p>A daemon declares it as {@code @Mixin DaemonOptions daemon = new DaemonOptions(10257,
- * "berth-controller-manager")}: the constructor sets the defaults that differ per daemon (port and Lease name), and
- * picocli shows them in the help. Mutable while picocli parses, then read once through {@link #settings(String)};
- * confined to the thread that parses.
+ * "berth-controller-manager")}: the constructor sets the defaults that differ per daemon (port, secure port and
+ * Lease name), and picocli shows them in the help. Which endpoints serve follows the compatibility rule of
+ * {@link SecureServingOptions}: plain HTTP on {@code --port} as before unless {@code --secure-port} is given; with
+ * {@code --secure-port}, HTTPS on it, and plain HTTP only if {@code --port} is given too. Mutable while picocli
+ * parses, then read once through {@link #settings(String)}; confined to the thread that parses.
  */
 public final class DaemonOptions {
 
@@ -30,13 +39,22 @@ public final class DaemonOptions {
   public static final String RESOURCE_NAMESPACE = "--leader-elect-resource-namespace";
   public static final String RESOURCE_NAME = "--leader-elect-resource-name";
 
+  private static final Logger log = LoggerFactory.getLogger(DaemonOptions.class);
+
+  // the command using this mixin, injected by picocli: tells which flags were given explicitly
+  @Spec(Spec.Target.MIXEE)
+  private CommandSpec mixee;
+
+  @Mixin
+  private final SecureServingOptions secureServing;
+
   @Option(names = KUBECONFIG, paramLabel = "FILE",
       description = "Path to a kubeconfig file. Without it, KUBECONFIG is used, then the in-cluster service account.")
   private Path kubeconfig;
 
   @Option(names = PORT, paramLabel = "N",
-      description = "Port of the /healthz, /readyz and /metrics endpoint; 0 picks a free port and logs it."
-          + " Default: ${DEFAULT-VALUE}.")
+      description = "Port of the plain HTTP /healthz, /livez, /readyz and /metrics endpoint; 0 picks a free port"
+          + " and logs it. Not served when --secure-port is given without --port. Default: ${DEFAULT-VALUE}.")
   private int port;
 
   @Option(names = KUBE_API_QPS, paramLabel = "QPS",
@@ -73,9 +91,19 @@ public final class DaemonOptions {
       description = "Name of the leader election Lease. Default: ${DEFAULT-VALUE}.")
   private String resourceName;
 
-  /** Options with a daemon's own defaults for {@code --port} and {@code --leader-elect-resource-name}. */
+  /**
+   * Options with a daemon's own defaults for {@code --port} and {@code --leader-elect-resource-name}; the default
+   * {@code --secure-port} is the same as {@code --port} (10259 for the scheduler, 10257 for the controller manager,
+   * upstream's secure ports).
+   */
   public DaemonOptions(int defaultPort, String defaultLeaseName) {
+    this(defaultPort, defaultPort, defaultLeaseName);
+  }
+
+  /** Options with a daemon's own defaults for {@code --port}, {@code --secure-port} and the Lease name. */
+  public DaemonOptions(int defaultPort, int defaultSecurePort, String defaultLeaseName) {
     this.port = defaultPort;
+    this.secureServing = new SecureServingOptions(defaultSecurePort);
     this.resourceName = Objects.requireNonNull(defaultLeaseName, "defaultLeaseName");
   }
 
@@ -94,6 +122,20 @@ public final class DaemonOptions {
     ClientSettings client = new ClientSettings(kubeconfig(), kubeApiQps, kubeApiBurst, component);
     LeaderElectionSettings election = new LeaderElectionSettings(leaderElect, leaseDuration, renewDeadline,
         retryPeriod, resourceNamespace, resourceName);
-    return new DaemonSettings(component, port, client, election).validate();
+    boolean secure = given(SecureServingOptions.SECURE_PORT);
+    // Checked even when unused, so that a bad --tls-cert-file is a usage error whatever else is given.
+    SecureServingSettings secureSettings = secureServing.settings();
+    if (!secure && SecureServingOptions.FLAGS.stream().anyMatch(this::given)) {
+      log.warn("secure serving flags are ignored without {}", SecureServingOptions.SECURE_PORT);
+    }
+    return new DaemonSettings(component, port, client, election, !secure || given(PORT),
+        secure ? Optional.of(secureSettings) : Optional.empty()).validate();
+  }
+
+  /** Whether {@code flag} was given on the command line (false when not parsed by picocli). */
+  private boolean given(String flag) {
+    ParseResult parsed = mixee == null || mixee.commandLine() == null ? null
+        : mixee.commandLine().getParseResult();
+    return parsed != null && parsed.hasMatchedOption(flag);
   }
 }

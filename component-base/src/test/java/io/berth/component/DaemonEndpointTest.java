@@ -68,6 +68,28 @@ class DaemonEndpointTest {
   }
 
   @Test
+  void livezIsOkWhileServingLikeHealthz() throws Exception {
+    start();
+    HttpResponse<String> response = get("/livez");
+    assertThat(response.statusCode()).isEqualTo(200);
+    assertThat(response.body()).isEqualTo("ok");
+    assertThat(get("/livez/extra").statusCode()).isEqualTo(404);
+    assertThat(send("PUT", "/livez").statusCode()).isEqualTo(405);
+  }
+
+  @Test
+  void aPathRegisteredAfterStartIsServed() throws Exception {
+    EndpointRoutes routes = EndpointRoutes.forDaemon(registry, ReadinessCheck.ALWAYS_READY);
+    endpoint = DaemonEndpoint.start(new java.net.InetSocketAddress(0), routes);
+    assertThat(get("/debug/explain").statusCode()).isEqualTo(404);
+    routes.get("/debug/explain", uri -> EndpointRoutes.Response.text(200, "query " + uri.getQuery()));
+    assertThat(get("/debug/explain?pod=a").body()).isEqualTo("query pod=a");
+    assertThat(send("HEAD", "/debug/explain").body()).isEmpty();
+    assertThatThrownBy(() -> routes.get("/debug/explain", uri -> null)).isInstanceOf(IllegalStateException.class);
+    assertThatThrownBy(() -> routes.get("debug", uri -> null)).isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
   void readyzIs503WithTheReasonsUntilTheCheckPasses() throws Exception {
     start();
     reasons.add("not leading");

@@ -6,6 +6,12 @@ import static org.awaitility.Awaitility.await;
 import io.berth.embedded.EmbeddedClusterExtension;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.security.KeyStore;
+import java.security.cert.CertificateFactory;
+import java.security.cert.X509Certificate;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -17,6 +23,8 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -32,6 +40,7 @@ class ControllerManagerProcessIT {
 
   private static final Duration STARTUP = Duration.ofSeconds(60);
   private static final Pattern LISTENING = Pattern.compile("listening on :(\\d+)");
+  private static final Pattern SECURE = Pattern.compile("secure serving on :(\\d+)");
   private static final Path JAR = Path.of(System.getProperty("berth.controllerManagerJar",
       "target/berth-controller-manager.jar"));
 
@@ -158,11 +167,56 @@ class ControllerManagerProcessIT {
       "--port=http           | --port",
       "--leader-elect=maybe  | --leader-elect",
       "--leader-elect-lease-duration=5s | --leader-elect-lease-duration",
-      "--kubeconfig=/nonexistent/kubeconfig | --kubeconfig"})
+      "--kubeconfig=/nonexistent/kubeconfig | --kubeconfig",
+      "--tls-cert-file=/nonexistent | --tls-cert-file /nonexistent: no such file",
+      "--secure-port=-1 | --secure-port",
+      "--authorization-webhook-cache-authorized-ttl=soon | --authorization-webhook-cache-authorized-ttl"})
   void badFlagsExitTwoNamingTheFlag(String arg, String named) throws Exception {
     RunningJar jar = start(Map.of(), arg);
     assertThat(jar.awaitExit(Duration.ofSeconds(30))).isEqualTo(2);
     await().atMost(Duration.ofSeconds(5)).until(() -> jar.output().contains(named));
+  }
+
+  @Test
+  void withSecurePortZeroOnlyHttpsServesWithDelegatedAuthAndTheCertDirHoldsTheCertificate() throws Exception {
+    Path certDir = dir.resolve("certs");
+    RunningJar jar = start(Map.of(), "--kubeconfig", kubeconfig(), "--secure-port=0", "--cert-dir",
+        certDir.toString(), "--leader-elect=false");
+    await().atMost(STARTUP).until(() -> SECURE.matcher(jar.output()).find() || !jar.process.isAlive());
+    Matcher m = SECURE.matcher(jar.output());
+    assertThat(m.find()).as("logged secure port; output:\n%s", jar.output()).isTrue();
+    int port = Integer.parseInt(m.group(1));
+    X509Certificate cert;
+    try (var in = Files.newInputStream(certDir.resolve("berth-controller-manager.crt"))) {
+      cert = (X509Certificate) CertificateFactory.getInstance("X.509").generateCertificate(in);
+    }
+    KeyStore trust = KeyStore.getInstance("PKCS12");
+    trust.load(null, null);
+    trust.setCertificateEntry("server", cert);
+    TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+    tmf.init(trust);
+    SSLContext tls = SSLContext.getInstance("TLS");
+    tls.init(null, tmf.getTrustManagers(), null);
+    HttpClient https = HttpClient.newBuilder().sslContext(tls).version(HttpClient.Version.HTTP_1_1).build();
+    java.util.function.Function<String, HttpResponse<String>> get = path -> {
+      try {
+        return https.send(HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + port + path)).build(),
+            HttpResponse.BodyHandlers.ofString());
+      } catch (IOException | InterruptedException e) {
+        throw new IllegalStateException(e);
+      }
+    };
+    HttpResponse<String> livez = get.apply("/livez");
+    assertThat(livez.statusCode()).isEqualTo(200);
+    assertThat(livez.body()).isEqualTo("ok");
+    await().atMost(STARTUP).until(() -> get.apply("/readyz").statusCode() == 200);
+    HttpResponse<String> metrics = get.apply("/metrics");
+    assertThat(metrics.statusCode()).isEqualTo(401);
+    assertThat(metrics.body()).doesNotContain("jvm_memory_used_bytes");
+    assertThat(jar.output()).as("the plain port is not served").doesNotContain("listening on :");
+
+    jar.process.destroy(); // SIGTERM
+    assertThat(jar.awaitExit(Duration.ofSeconds(30))).as(jar.output()).isZero();
   }
 
   @Test

@@ -27,7 +27,7 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code java -jar berth-scheduler.jar [--kubeconfig FILE] [--config FILE] [--scheduler-name NAME]
- * [--leader-elect=BOOL] [--port N]}: loads the {@code KubeSchedulerConfiguration} (defaults
+ * [--leader-elect=BOOL] [--port N] [--secure-port N ...]}: loads the {@code KubeSchedulerConfiguration} (defaults
  * without {@code --config}), checks that every profile builds, and runs the scheduler daemon.
  * Flags given on the command line win over the file's {@code leaderElection} and
  * {@code clientConnection}. Exit statuses: 0 after SIGTERM, 1 on failure or lost leadership, 2 for
@@ -39,7 +39,7 @@ import picocli.CommandLine.Spec;
 public final class SchedulerMain implements Callable<Integer> {
   /** The component name: logs, User-Agent, default Lease name. */
   public static final String NAME = "berth-scheduler";
-  /** kube-scheduler's secure port, used here for the plain HTTP endpoint. */
+  /** kube-scheduler's secure port: the default of --secure-port, and of the plain HTTP --port. */
   public static final int DEFAULT_PORT = 10259;
 
   @Mixin
@@ -140,7 +140,7 @@ public final class SchedulerMain implements Callable<Integer> {
     ClientSettings client = new ClientSettings(kubeconfig,
         pick(parsed, DaemonOptions.KUBE_API_QPS, flags.client().qps(), cc.qps()),
         pick(parsed, DaemonOptions.KUBE_API_BURST, flags.client().burst(), cc.burst()), NAME);
-    return new DaemonSettings(NAME, flags.port(), client, election).validate();
+    return flags.with(client, election).validate();
   }
 
   private static <T> T pick(CommandLine.ParseResult parsed, String flag, T fromFlag, T fromFile) {

@@ -176,6 +176,8 @@ class SchedulerProcessIT {
 
   @ParameterizedTest
   @CsvSource(delimiter = '|', value = {"--bogus | --bogus", "--port=x | --port",
+      "--tls-cert-file=/nonexistent | --tls-cert-file /nonexistent: no such file",
+      "--bind-address=nowhere | --bind-address must be an IP address",
       "--leader-elect=maybe | --leader-elect",
       "--feature-gates=SchedulerAsyncPreemtion=true | unrecognized feature gate:"
           + " SchedulerAsyncPreemtion"})

@@ -1,0 +1,118 @@
+package io.berth.component;
+
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.net.URI;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+
+/**
+ * The GET paths a daemon serves, shared by the plain ({@code --port}) and the secure ({@code --secure-port})
+ * {@link DaemonEndpoint}, so that both answer the same content. {@link #forDaemon} registers the standard paths:
+ * {@code /healthz} and {@code /livez} (200 {@code ok} while the process serves), {@code /readyz} (200 {@code ok}
+ * when the {@link ReadinessCheck} passes, 503 with one reason per line otherwise) and {@code /metrics} (the
+ * Prometheus text exposition). A component registers more with {@link #get(String, Handler)}, for instance the
+ * scheduler's {@code /debug/explain}; paths are matched exactly (no prefixes), HEAD is answered like GET without a
+ * body, other methods are 405, unknown paths 404. On the secure endpoint every path outside
+ * {@code --authorization-always-allow-paths} requires an authorized bearer token.
+ *
+ * <p>Thread-safe: the table is a concurrent map, so paths may be registered while the endpoints already serve
+ * (a registration is visible to the requests that start after it); handlers are called from the endpoints'
+ * request threads, concurrently, and must be thread-safe and quick.
+ */
+public final class EndpointRoutes {
+
+  /** The Content-Type of plain text answers. */
+  public static final String TEXT = "text/plain; charset=utf-8";
+  /** The Content-Type of {@code /metrics}: Prometheus text format 0.0.4. */
+  public static final String METRICS_CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
+
+  /** The paths every daemon serves. */
+  public static final List<String> DAEMON_PATHS = List.of("/healthz", "/livez", "/readyz", "/metrics");
+
+  /**
+   * What a handler answers.
+   *
+   * @param status the HTTP status
+   * @param contentType the Content-Type header
+   * @param body the body, written as UTF-8 (omitted for HEAD)
+   */
+  public record Response(int status, String contentType, String body) {
+    public Response {
+      Objects.requireNonNull(contentType, "contentType");
+      Objects.requireNonNull(body, "body");
+    }
+
+    /** A plain text answer. */
+    public static Response text(int status, String body) {
+      return new Response(status, TEXT, body);
+    }
+  }
+
+  /** Answers a GET (or HEAD) of one path; called concurrently from request threads. */
+  @FunctionalInterface
+  public interface Handler {
+    /**
+     * @param uri the request URI as sent (path and query)
+     * @return the answer
+     */
+    Response get(URI uri);
+  }
+
+  // concurrent map: registrations and request threads need no further locking
+  private final ConcurrentMap<String, Handler> handlers = new ConcurrentHashMap<>();
+
+  /** An empty table. */
+  public EndpointRoutes() {
+  }
+
+  /** A table with the standard daemon paths ({@link #DAEMON_PATHS}). */
+  public static EndpointRoutes forDaemon(PrometheusMeterRegistry registry, ReadinessCheck readiness) {
+    Objects.requireNonNull(registry, "registry");
+    Objects.requireNonNull(readiness, "readiness");
+    EndpointRoutes routes = new EndpointRoutes();
+    Handler alive = uri -> Response.text(200, "ok");
+    routes.get("/healthz", alive);
+    routes.get("/livez", alive);
+    routes.get("/readyz", uri -> {
+      List<String> reasons = readiness.unreadyReasons();
+      return reasons.isEmpty() ? Response.text(200, "ok") : Response.text(503, String.join("\n", reasons) + "\n");
+    });
+    routes.get("/metrics", uri -> new Response(200, METRICS_CONTENT_TYPE, registry.scrape()));
+    return routes;
+  }
+
+  /**
+   * Serves GET and HEAD of {@code path} with {@code handler} on every endpoint using this table.
+   *
+   * @param path an absolute path such as {@code /debug/explain}, matched exactly
+   * @return this
+   * @throws IllegalArgumentException if the path does not start with {@code /}
+   * @throws IllegalStateException if the path is already registered
+   */
+  public EndpointRoutes get(String path, Handler handler) {
+    Objects.requireNonNull(path, "path");
+    Objects.requireNonNull(handler, "handler");
+    if (!path.startsWith("/")) {
+      throw new IllegalArgumentException("a path starts with /, got " + path);
+    }
+    if (handlers.putIfAbsent(path, handler) != null) {
+      throw new IllegalStateException(path + " is already registered");
+    }
+    return this;
+  }
+
+  /** The handler of {@code path}, if registered. */
+  public Optional<Handler> handler(String path) {
+    return Optional.ofNullable(handlers.get(path));
+  }
+
+  /** The registered paths, sorted. */
+  public Set<String> paths() {
+    return new TreeSet<>(handlers.keySet());
+  }
+}
