@@ -115,25 +115,23 @@ final class Workloads {
   }
 
   /**
-   * The controller manager's paths: a Deployment created and rolled out twice with a history limit of 1 (old
-   * ReplicaSets scaled down and deleted), an orphaned ReplicaSet adopted and an owned one released, an orphaned
-   * pod adopted by a ReplicaSet and an owned pod released by a label change.
+   * The controller manager's paths: a Deployment created and rolled out, an orphaned ReplicaSet adopted and then
+   * released by a label change, a rollout with a history limit of 1 (old ReplicaSets scaled down and deleted), an
+   * orphaned pod adopted by a ReplicaSet and an owned pod released by a label change.
    */
   void deployments() {
     admin.apps().deployments().inNamespace(NAMESPACE).resource(new DeploymentBuilder().withNewMetadata()
-        .withName("web").endMetadata().withNewSpec().withReplicas(2).withRevisionHistoryLimit(1)
+        .withName("web").endMetadata().withNewSpec().withReplicas(2).withRevisionHistoryLimit(10)
         .withSelector(new LabelSelectorBuilder().addToMatchLabels("app", "web").build())
         .withTemplate(template("v1")).endSpec().build()).create();
     awaitAvailable("v1");
     rollTo("v2");
-    rollTo("v3");
-    await().atMost(STEP).until(() -> replicaSets().size() == 2);
 
     // An orphan whose labels the Deployment selects is adopted (a patch adding the ControllerRef).
     admin.apps().replicaSets().inNamespace(NAMESPACE).resource(new ReplicaSetBuilder().withNewMetadata()
         .withName("web-orphan").withLabels(Map.of("app", "web", "pod-template-hash", "orphan")).endMetadata()
-        .withNewSpec().withReplicas(0).withSelector(new LabelSelectorBuilder().addToMatchLabels("app", "web",
-            "pod-template-hash", "orphan").build())
+        .withNewSpec().withReplicas(0).withSelector(new LabelSelectorBuilder().addToMatchLabels(Map.of("app", "web",
+            "pod-template-hash", "orphan")).build())
         .withTemplate(new PodTemplateSpecBuilder(template("orphan")).editMetadata()
             .addToLabels("pod-template-hash", "orphan").endMetadata().build()).endSpec().build()).create();
     await().atMost(STEP).until(() -> ownedByDeployment(admin.apps().replicaSets().inNamespace(NAMESPACE)
@@ -143,6 +141,12 @@ final class Workloads {
         .edit(rs -> new ReplicaSetBuilder(rs).editMetadata().addToLabels("app", "elsewhere").endMetadata().build());
     await().atMost(STEP).until(() -> !ownedByDeployment(admin.apps().replicaSets().inNamespace(NAMESPACE)
         .withName("web-orphan").get()));
+
+    // History cleanup: with a limit of 1, the rollout to v3 leaves the new ReplicaSet and one old one.
+    admin.apps().deployments().inNamespace(NAMESPACE).withName("web")
+        .edit(d -> new DeploymentBuilder(d).editSpec().withRevisionHistoryLimit(1).endSpec().build());
+    rollTo("v3");
+    await().atMost(STEP).until(() -> replicaSets().size() == 2);
 
     // A pod matching the current ReplicaSet is adopted, then deleted as a surplus; an owned pod whose labels
     // change is released and replaced.
