@@ -746,6 +746,29 @@ public final class FrameworkRuntime implements Framework {
   }
 
   @Override
+  public Status runPreBindPreFlights(CycleState state, Pod pod, String nodeName) {
+    long start = System.nanoTime();
+    Status result = Status.skip();
+    for (PreBindPlugin pl : preBind) {
+      Status s = safely(() -> pl.preBindPreFlight(state, pod, nodeName), pl, "PreBindPreFlight");
+      if (s.isSuccess()) {
+        result = Status.SUCCESS;
+      } else if (s.code() == Code.ERROR) {
+        result = wrapError(s, "running PreBindPreFlight \"" + pl.name() + "\"", pl.name());
+        break;
+      } else if (!s.isSkip()) {
+        result = Status.error("PreBindPreFlight " + pl.name() + " returned \""
+            + s.code().displayName() + "\", which is unsupported. It is supposed to return"
+            + " Success, Skip, or Error status").withPlugin(pl.name());
+        break;
+      }
+    }
+    metrics.observe("PreBindPreFlight", result.code().displayName(), profileName,
+        System.nanoTime() - start);
+    return result;
+  }
+
+  @Override
   public Status runPreBindPlugins(CycleState state, Pod pod, String nodeName) {
     long start = System.nanoTime();
     Status result = Status.SUCCESS;
