@@ -64,7 +64,8 @@ public interface Framework extends Handle {
 
   /**
    * Runs every PreBind plugin's {@code preBindPreFlight}: Success if one or more will do work,
-   * Skip if all skip (also with no PreBind plugins), an Error naming the plugin otherwise.
+   * Skip if all skip (also with no PreBind plugins), an Error naming the plugin otherwise. The
+   * plugins that skipped are recorded in the cycle state and their PreBind does not run.
    */
   Status runPreBindPreFlights(CycleState state, Pod pod, String nodeName);
 

@@ -267,6 +267,30 @@ class FrameworkRuntimeTest {
   }
 
   @Test
+  void aPluginThatSkipsItsPreFlightDoesNotRunPreBind() {
+    FrameworkRuntime fw = bothMultiPoint();
+    a.preBindPreFlight = Status.skip();
+    CycleState state = new CycleState();
+    fw.runPreBindPreFlights(state, pod, "n1");
+    log.clear();
+
+    assertThat(fw.runPreBindPlugins(state, pod, "n1")).isEqualTo(Status.SUCCESS);
+
+    assertThat(log).containsExactly("B.PreBind");
+    assertThat(state.copy().skipPreBindPlugins()).containsExactly("A");
+  }
+
+  @Test
+  void withoutPreFlightsEveryPreBindRuns() {
+    FrameworkRuntime fw = bothMultiPoint();
+    a.preBindPreFlight = Status.skip();
+
+    fw.runPreBindPlugins(new CycleState(), pod, "n1");
+
+    assertThat(log).containsExactly("A.PreBind", "B.PreBind");
+  }
+
+  @Test
   void preBindPreFlightsSkipWhenEveryPluginSkips() {
     FrameworkRuntime fw = bothMultiPoint();
     a.preBindPreFlight = Status.skip();
