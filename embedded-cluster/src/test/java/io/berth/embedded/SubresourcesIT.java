@@ -50,6 +50,24 @@ class SubresourcesIT {
   }
 
   @Test
+  void bindingClearsTheNominatedNodeName() {
+    KubernetesClient client = CLUSTER.client();
+    client.pods().resource(Fixtures.pod("nominated")).create();
+    client.pods().withName("nominated").editStatus(p -> {
+      p.getStatus().setNominatedNodeName("n1");
+      return p;
+    });
+    assertThat(client.pods().withName("nominated").get().getStatus().getNominatedNodeName())
+        .isEqualTo("n1");
+
+    client.bindings().resource(binding("nominated", "n1")).create();
+
+    Pod bound = client.pods().withName("nominated").get();
+    assertThat(bound.getSpec().getNodeName()).isEqualTo("n1");
+    assertThat(bound.getStatus().getNominatedNodeName()).isNull();
+  }
+
+  @Test
   void bindingSubresourceOfMissingPodIs404() {
     KubernetesClient client = CLUSTER.client();
     assertThatThrownBy(() -> client.pods().withName("never-created").edit(p -> p))

@@ -23,6 +23,8 @@ public final class CycleState {
   private final NameSet skipFilterPlugins;
   private final NameSet skipScorePlugins;
   private final NameSet preFilterNodePlugins;
+  // immutable set, replaced whole by the binding thread; Set.of() until PreBindPreFlight runs
+  private volatile Set<String> skipPreBindPlugins = Set.of();
 
   public CycleState() {
     this(new NameSet(Set.of()), new NameSet(Set.of()), new NameSet(Set.of()));
@@ -75,6 +77,15 @@ public final class CycleState {
     return preFilterNodePlugins;
   }
 
+  /** PreBind plugins whose PreBind is skipped in this cycle (their PreBindPreFlight skipped). */
+  public Set<String> skipPreBindPlugins() {
+    return skipPreBindPlugins;
+  }
+
+  public void setSkipPreBindPlugins(Set<String> names) {
+    this.skipPreBindPlugins = Set.copyOf(names);
+  }
+
   /** An independent copy: every value copied with {@link StateData#copy()}. */
   public CycleState copy() {
     CycleState copy = new CycleState(skipFilterPlugins.copy(), skipScorePlugins.copy(),
@@ -92,6 +103,7 @@ public final class CycleState {
       }
     }
     copy.storage = copied == null ? current : copied;
+    copy.skipPreBindPlugins = skipPreBindPlugins;
     return copy;
   }
 

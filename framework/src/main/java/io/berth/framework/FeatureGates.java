@@ -1,24 +1,68 @@
 package io.berth.framework;
 
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * The scheduler's feature gates, as kube-scheduler's {@code --feature-gates}: only the gates Berth
- * honours are known, with v1.32's defaults ({@code SchedulerAsyncPreemption}, alpha, off). A
- * specification is a comma-separated list of {@code Name=true|false}; an unknown name or a value
- * other than true/false is refused, naming it. Immutable and thread-safe.
+ * knows, with v1.36's defaults. A specification is a comma-separated list of
+ * {@code Name=true|false}; an unknown name, a value other than true/false, or a change to a gate
+ * locked to its default is refused, naming it. Immutable and thread-safe.
+ *
+ * <p>v1.36 defaults: {@link #SCHEDULER_ASYNC_PREEMPTION}, {@link #SCHEDULER_POP_FROM_BACKOFF_Q},
+ * {@link #NOMINATED_NODE_NAME_FOR_EXPECTATION}, {@link #CLEARING_NOMINATED_NODE_NAME_AFTER_BINDING}
+ * and {@link #OPPORTUNISTIC_BATCHING} are beta and on; {@link #SCHEDULER_QUEUEING_HINTS} is GA and
+ * locked to true.
  */
 public final class FeatureGates {
-  /** Victims of preemption are deleted off the scheduling thread (KEP-4832). */
+  /** Victims of preemption are deleted off the scheduling thread (KEP-4832; beta, on, 1.33). */
   public static final String SCHEDULER_ASYNC_PREEMPTION = "SchedulerAsyncPreemption";
+  /**
+   * When activeQ is empty, pop takes backoffQ's head instead of waiting; backoffQ is ordered in
+   * one-second windows by priority (KEP-5142; beta, on, 1.33).
+   */
+  public static final String SCHEDULER_POP_FROM_BACKOFF_Q = "SchedulerPopFromBackoffQ";
+  /**
+   * The scheduler records the expected placement in {@code status.nominatedNodeName} when the
+   * binding cycle will take a while (Permit wait, PreBind work) (KEP-5278; beta, on, 1.35).
+   */
+  public static final String NOMINATED_NODE_NAME_FOR_EXPECTATION =
+      "NominatedNodeNameForExpectation";
+  /**
+   * The API server clears {@code status.nominatedNodeName} when it binds a pod (KEP-5278; beta,
+   * on, 1.35). Accepted by the scheduler for parity; the embedded cluster implements it.
+   */
+  public static final String CLEARING_NOMINATED_NODE_NAME_AFTER_BINDING =
+      "ClearingNominatedNodeNameAfterBinding";
+  /**
+   * Opportunistic batching of pods with equal scheduling signatures (KEP-5598; beta, on, 1.35).
+   * Accepted with its default, but <b>not implemented</b> in Berth yet: it has no effect.
+   */
+  public static final String OPPORTUNISTIC_BATCHING = "OpportunisticBatching";
+  /** Queueing hints (KEP-4247): GA in 1.34, locked to true; setting it false is an error. */
+  public static final String SCHEDULER_QUEUEING_HINTS = "SchedulerQueueingHints";
 
-  private static final Map<String, Boolean> DEFAULTS = Map.of(SCHEDULER_ASYNC_PREEMPTION, false);
+  private static final Map<String, Boolean> DEFAULTS = defaultsInOrder();
+  private static final Set<String> LOCKED_TO_DEFAULT = Set.of(SCHEDULER_QUEUEING_HINTS);
 
   private final Map<String, Boolean> gates;
 
   private FeatureGates(Map<String, Boolean> gates) {
     this.gates = Map.copyOf(gates);
+  }
+
+  private static Map<String, Boolean> defaultsInOrder() {
+    Map<String, Boolean> d = new LinkedHashMap<>();
+    d.put(CLEARING_NOMINATED_NODE_NAME_AFTER_BINDING, true);
+    d.put(NOMINATED_NODE_NAME_FOR_EXPECTATION, true);
+    d.put(OPPORTUNISTIC_BATCHING, true);
+    d.put(SCHEDULER_ASYNC_PREEMPTION, true);
+    d.put(SCHEDULER_POP_FROM_BACKOFF_Q, true);
+    d.put(SCHEDULER_QUEUEING_HINTS, true);
+    return java.util.Collections.unmodifiableMap(d);
   }
 
   /** Every gate at its default. */
@@ -28,7 +72,7 @@ public final class FeatureGates {
 
   /**
    * The defaults overridden by {@code spec} ("A=true,B=false"; blank means none). Throws
-   * {@link IllegalArgumentException} naming an unknown gate or a bad value.
+   * {@link IllegalArgumentException} naming an unknown gate, a bad value or a locked gate.
    */
   public static FeatureGates parse(String spec) {
     Map<String, Boolean> gates = new LinkedHashMap<>(DEFAULTS);
@@ -54,7 +98,13 @@ public final class FeatureGates {
         throw new IllegalArgumentException("--feature-gates: invalid value of " + name + "="
             + value + ", err: must be true or false");
       }
-      gates.put(name, Boolean.parseBoolean(value.toLowerCase(java.util.Locale.ROOT)));
+      boolean on = Boolean.parseBoolean(value.toLowerCase(Locale.ROOT));
+      boolean byDefault = DEFAULTS.get(name);
+      if (LOCKED_TO_DEFAULT.contains(name) && on != byDefault) {
+        throw new IllegalArgumentException("--feature-gates: cannot set feature gate " + name
+            + " to " + on + ", feature is locked to " + byDefault);
+      }
+      gates.put(name, on);
     }
     return new FeatureGates(gates);
   }
@@ -66,6 +116,6 @@ public final class FeatureGates {
 
   @Override
   public String toString() {
-    return new java.util.TreeMap<>(gates).toString();
+    return new TreeMap<>(gates).toString();
   }
 }

@@ -62,6 +62,18 @@ public interface Framework extends Handle {
   /** Blocks until a waiting pod is allowed, rejected or timed out; Success if it was not waiting. */
   Status waitOnPermit(Pod pod) throws InterruptedException;
 
+  /**
+   * Runs every PreBind plugin's {@code preBindPreFlight}: Success if one or more will do work,
+   * Skip if all skip (also with no PreBind plugins), an Error naming the plugin otherwise. The
+   * plugins that skipped are recorded in the cycle state and their PreBind does not run.
+   */
+  Status runPreBindPreFlights(CycleState state, Pod pod, String nodeName);
+
+  /** Whether the pod is parked in Permit (waitOnPermit will block). */
+  default boolean willWaitOnPermit(Pod pod) {
+    return getWaitingPod(pod.getMetadata().getUid()).isPresent();
+  }
+
   Status runPreBindPlugins(CycleState state, Pod pod, String nodeName);
 
   Status runBindPlugins(CycleState state, Pod pod, String nodeName);

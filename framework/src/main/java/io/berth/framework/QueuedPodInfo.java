@@ -21,6 +21,8 @@ public final class QueuedPodInfo {
   private final Set<String> unschedulablePlugins = new HashSet<>();
   private final Set<String> pendingPlugins = new HashSet<>();
   private String gatingPlugin;
+  /** The queue's computed backoff expiry for this timestamp and attempt count; null when stale. */
+  private Instant backoffExpiration;
 
   public QueuedPodInfo(PodInfo podInfo, Instant timestamp) {
     this.podInfo = podInfo;
@@ -46,6 +48,7 @@ public final class QueuedPodInfo {
 
   public void setTimestamp(Instant timestamp) {
     this.timestamp = timestamp;
+    this.backoffExpiration = null;
   }
 
   /** Scheduling attempts so far. */
@@ -55,6 +58,19 @@ public final class QueuedPodInfo {
 
   public void incrementAttempts() {
     attempts++;
+    backoffExpiration = null;
+  }
+
+  /**
+   * The backoff expiry the scheduling queue computed for the current timestamp and attempt count
+   * (upstream's {@code BackoffExpiration}); null until computed. Changing either clears it.
+   */
+  public Instant backoffExpiration() {
+    return backoffExpiration;
+  }
+
+  public void setBackoffExpiration(Instant expiry) {
+    this.backoffExpiration = expiry;
   }
 
   /** When the first scheduling attempt started; empty before it. */

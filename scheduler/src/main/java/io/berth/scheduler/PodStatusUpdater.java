@@ -3,6 +3,7 @@ package io.berth.scheduler;
 import io.berth.framework.PodApi;
 import io.berth.framework.PodStatusPatch;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.api.model.PodConditionBuilder;
 import java.time.Instant;
@@ -13,7 +14,8 @@ import java.util.Optional;
 /**
  * Writes a failed pod's {@code PodScheduled=False} condition and {@code status.nominatedNodeName}
  * in one status patch through the {@link PodApi}, skipping the write when nothing changed
- * (upstream's {@code updatePod}). Thread-safe: stateless apart from the shared PodApi.
+ * (upstream's {@code updatePod}); also the nomination alone, for the expected placement of a pod
+ * in its binding cycle. Thread-safe: stateless apart from the shared PodApi.
  */
 public final class PodStatusUpdater {
   public static final String POD_SCHEDULED = "PodScheduled";
@@ -48,6 +50,31 @@ public final class PodStatusUpdater {
         .build();
     return api.patchStatus(pod, new PodStatusPatch(Optional.of(condition),
         Optional.ofNullable(nominatedNodeName)));
+  }
+
+  /**
+   * Sets {@code status.nominatedNodeName} to {@code nodeName} alone (upstream's {@code updatePod}
+   * with a nomination and no condition), skipping the write when the pod already has it. Returns
+   * whether a write was made.
+   */
+  public boolean nominate(Pod pod, String nodeName) {
+    String current = pod.getStatus() == null ? null : pod.getStatus().getNominatedNodeName();
+    if (Objects.equals(emptyToNull(nodeName), emptyToNull(current))) {
+      return false;
+    }
+    return api.patchStatus(pod, PodStatusPatch.nominatedNodeName(nodeName));
+  }
+
+  /**
+   * The pod as known to carry {@code nodeName} as its nomination when its (possibly stale) copy
+   * shows none: the scheduler wrote it and the informer may not have seen the write yet.
+   */
+  static Pod withNominatedNodeNameIfUnset(Pod pod, String nodeName) {
+    if (pod.getStatus() != null && emptyToNull(pod.getStatus().getNominatedNodeName()) != null) {
+      return pod;
+    }
+    return new PodBuilder(pod).editOrNewStatus().withNominatedNodeName(nodeName).endStatus()
+        .build();
   }
 
   private static PodCondition findCondition(Pod pod) {

@@ -3,6 +3,7 @@ package io.berth.scheduler;
 import io.berth.framework.ClusterEvent;
 import io.berth.framework.Code;
 import io.berth.framework.CycleState;
+import io.berth.framework.FeatureGates;
 import io.berth.framework.Framework;
 import io.berth.framework.NominatingInfo;
 import io.berth.framework.PodInfo;
@@ -30,7 +31,10 @@ import org.slf4j.LoggerFactory;
  * The scheduling loop, as kube-scheduler's {@code scheduleOne}: pop a pod, refresh the snapshot,
  * run the scheduling cycle (PreFilter → Filter → PostFilter, PreScore → Score, assume, Reserve,
  * Permit) on the loop's thread, then hand the binding cycle (WaitOnPermit → PreBind → Bind →
- * PostBind) to the binding pool. Any failure unreserves, forgets the assumed pod, records
+ * PostBind) to the binding pool. With NominatedNodeNameForExpectation (v1.36 default) the binding
+ * cycle first publishes the chosen node as {@code status.nominatedNodeName} when it will take a
+ * while (the pod waits in Permit or a PreBind plugin has work, per PreBindPreFlight); a failed
+ * binding cycle clears it. Any failure unreserves, forgets the assumed pod, records
  * {@code FailedScheduling} and {@code PodScheduled=False}, and requeues it with the plugins that
  * rejected it. The loop thread owns the snapshot and the algorithm; the queue and the cache are
  * thread-safe and shared with the informer handlers and binding threads.
@@ -151,14 +155,44 @@ public final class Scheduler {
     Pod assumed = outcome.assumedPod;
     String host = outcome.result.suggestedHost();
     bindingPool.execute(() -> {
-      Status s = bindingCycle(fw, state, pInfo, assumed, host, start);
+      boolean nominated = false;
+      Status s;
+      if (fw.featureGates().enabled(FeatureGates.NOMINATED_NODE_NAME_FOR_EXPECTATION)) {
+        s = fw.runPreBindPreFlights(state, assumed, host);
+        if (s.code() == Code.ERROR || s.isRejected()) {
+          // PreBindPreFlight supports Success, Skip and Error only (the runtime turns any other
+          // code into an Error). A pod parked in Permit must not stay parked.
+          fw.rejectWaitingPod(pod.getMetadata().getUid());
+          handleBindingCycleError(fw, state, pInfo, assumed, host, s, start, false);
+          return;
+        }
+        if (s.isSuccess() || fw.willWaitOnPermit(assumed)) {
+          nominated = publishExpectation(pInfo, host);
+        }
+      }
+      s = bindingCycle(fw, state, pInfo, assumed, host, start);
       if (!s.isSuccess()) {
-        handleBindingCycleError(fw, state, pInfo, assumed, host, s, start);
+        handleBindingCycleError(fw, state, pInfo, assumed, host, s, start, nominated);
       } else {
         queue.done(pod.getMetadata().getUid());
       }
     });
     return true;
+  }
+
+  /**
+   * Writes {@code status.nominatedNodeName = host} so that other components see where the pod is
+   * about to be bound; returns whether it was written. A failed write is logged and the binding
+   * cycle goes on, as upstream.
+   */
+  private boolean publishExpectation(QueuedPodInfo pInfo, String host) {
+    try {
+      return statusUpdater.nominate(pInfo.pod(), host);
+    } catch (RuntimeException e) {
+      LOG.error("failed to set the nominated node name {} of pod {} in the binding cycle", host,
+          pInfo.key(), e);
+      return false;
+    }
   }
 
   private boolean skipPodSchedule(Pod pod) {
@@ -280,8 +314,13 @@ public final class Scheduler {
     return Status.SUCCESS;
   }
 
+  /**
+   * Unreserves, forgets and requeues the pod, clearing its nomination; {@code nominated} says the
+   * binding cycle wrote {@code host} as the nominated node, which must be cleared even if the
+   * informer has not seen that write yet.
+   */
   private void handleBindingCycleError(Framework fw, CycleState state, QueuedPodInfo pInfo,
-      Pod assumed, String host, Status status, long start) {
+      Pod assumed, String host, Status status, long start, boolean nominated) {
     fw.runReservePluginsUnreserve(state, assumed, host);
     if (forget(assumed)) {
       // the assumed pod's resources are free again: treat it as an assigned pod's deletion
@@ -289,7 +328,8 @@ public final class Scheduler {
       queue.moveAllToActiveOrBackoffQueue(ClusterEvent.ASSIGNED_POD_DELETE, assumed, null,
           status.isRejected() ? p -> !Objects.equals(uid, p.getMetadata().getUid()) : null);
     }
-    handleFailure(fw, pInfo, status, NominatingInfo.override(""), start);
+    handleFailure(fw, pInfo, status, NominatingInfo.override(""), start,
+        nominated ? host : null);
   }
 
   private boolean forget(Pod assumed) {
@@ -306,6 +346,12 @@ public final class Scheduler {
   /** upstream's handleSchedulingFailure. */
   private void handleFailure(Framework fw, QueuedPodInfo pInfo, Status status,
       NominatingInfo nominating, long start) {
+    handleFailure(fw, pInfo, status, nominating, start, null);
+  }
+
+  /** {@code writtenNomination}: a node this attempt wrote as nominated itself, or null. */
+  private void handleFailure(Framework fw, QueuedPodInfo pInfo, Status status,
+      NominatingInfo nominating, long start, String writtenNomination) {
     Pod pod = pInfo.pod();
     String uid = pod.getMetadata().getUid();
     boolean rejected = status.isRejected();
@@ -357,7 +403,9 @@ public final class Scheduler {
       try {
         String nominated = nominating != null && nominating.mode() == NominatingInfo.Mode.OVERRIDE
             ? nominating.nominatedNodeName() : null;
-        statusUpdater.update(cached.get(), reason, message, nominated);
+        Pod current = writtenNomination == null ? cached.get()
+            : PodStatusUpdater.withNominatedNodeNameIfUnset(cached.get(), writtenNomination);
+        statusUpdater.update(current, reason, message, nominated);
       } catch (RuntimeException e) {
         LOG.warn("updating the PodScheduled condition of {} failed: {}", pInfo.key(),
             e.getMessage());

@@ -97,6 +97,7 @@ public final class SchedulerAssembly {
         .podInitialBackoff(Duration.ofSeconds(b.config.podInitialBackoffSeconds()))
         .podMaxBackoff(Duration.ofSeconds(b.config.podMaxBackoffSeconds()))
         .clock(b.clock)
+        .popFromBackoffQ(b.featureGates.enabled(FeatureGates.SCHEDULER_POP_FROM_BACKOFF_Q))
         .listener((q, event) -> metrics.incomingPod(q.label(), event))
         .build();
     queueRef.set(queue);

@@ -54,8 +54,8 @@ public final class SchedulerMain implements Callable<Integer> {
   private String schedulerName;
 
   @Option(names = "--feature-gates", paramLabel = "NAME=BOOL,...",
-      description = "Feature gates, as kube-scheduler's: SchedulerAsyncPreemption=true|false"
-          + " (default false, as v1.32).")
+      description = "Feature gates, as kube-scheduler v1.36's (SchedulerAsyncPreemption,"
+          + " SchedulerPopFromBackoffQ, ...=true|false; defaults as v1.36).")
   private String featureGates;
 
   @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")

@@ -180,7 +180,9 @@ class SchedulerProcessIT {
       "--bind-address=nowhere | --bind-address must be an IP address",
       "--leader-elect=maybe | --leader-elect",
       "--feature-gates=SchedulerAsyncPreemtion=true | unrecognized feature gate:"
-          + " SchedulerAsyncPreemtion"})
+          + " SchedulerAsyncPreemtion",
+      "--feature-gates=SchedulerQueueingHints=false | cannot set feature gate"
+          + " SchedulerQueueingHints to false, feature is locked to true"})
   void badFlagsExitTwoNamingTheFlag(String arg, String named) throws Exception {
     int jar = start(Map.of(), arg);
     assertThat(awaitExit(jar, Duration.ofSeconds(30))).isEqualTo(2);

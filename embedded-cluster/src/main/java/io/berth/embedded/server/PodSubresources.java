@@ -8,16 +8,24 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The pod subresources a scheduler and a drain depend on: {@code binding} (assign a node: sets
- * {@code spec.nodeName} and the {@code PodScheduled} condition, 409 when already bound or being deleted) and
- * {@code eviction} (a deletion that honours PodDisruptionBudgets, 429 when it would violate one). Stateless;
- * thread-safe (each operation is one step under the store lock).
+ * {@code spec.nodeName} and the {@code PodScheduled} condition and, as v1.36's API server with
+ * ClearingNominatedNodeNameAfterBinding (on by default), clears {@code status.nominatedNodeName}; 409 when
+ * already bound or being deleted) and {@code eviction} (a deletion that honours PodDisruptionBudgets, 429 when
+ * it would violate one). Immutable; thread-safe (each operation is one step under the store lock).
  */
 final class PodSubresources {
 
   private final ResourceOperations ops;
+  /** The ClearingNominatedNodeNameAfterBinding feature gate of the API server. */
+  private final boolean clearNominatedNodeNameAfterBinding;
 
   PodSubresources(ResourceOperations ops) {
+    this(ops, true);
+  }
+
+  PodSubresources(ResourceOperations ops, boolean clearNominatedNodeNameAfterBinding) {
     this.ops = ops;
+    this.clearNominatedNodeNameAfterBinding = clearNominatedNodeNameAfterBinding;
   }
 
   /** Binds pod {@code name} as {@code binding} (a v1 Binding) asks. */
@@ -56,7 +64,11 @@ final class PodSubresources {
         ObjectNode ann = Json.objectAt(next, "metadata", "annotations");
         annotations.forEach(ann::put);
       }
-      Conditions.set(Json.objectAt(next, "status"), "PodScheduled", "True", null, null, ops.now());
+      ObjectNode status = Json.objectAt(next, "status");
+      Conditions.set(status, "PodScheduled", "True", null, null, ops.now());
+      if (clearNominatedNodeNameAfterBinding) {
+        status.remove("nominatedNodeName");
+      }
       return store.put(ResourceTypes.PODS, next);
     });
   }

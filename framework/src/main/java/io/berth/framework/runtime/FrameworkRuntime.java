@@ -48,6 +48,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -746,10 +747,46 @@ public final class FrameworkRuntime implements Framework {
   }
 
   @Override
+  public Status runPreBindPreFlights(CycleState state, Pod pod, String nodeName) {
+    long start = System.nanoTime();
+    Status result = Status.skip();
+    Set<String> skipped = null; // allocated at the first plugin that skips
+    for (PreBindPlugin pl : preBind) {
+      Status s = safely(() -> pl.preBindPreFlight(state, pod, nodeName), pl, "PreBindPreFlight");
+      if (s.isSuccess()) {
+        result = Status.SUCCESS;
+      } else if (s.isSkip()) {
+        if (skipped == null) {
+          skipped = new HashSet<>();
+        }
+        skipped.add(pl.name());
+      } else if (s.code() == Code.ERROR) {
+        result = wrapError(s, "running PreBindPreFlight \"" + pl.name() + "\"", pl.name());
+        break;
+      } else {
+        result = Status.error("PreBindPreFlight " + pl.name() + " returned \""
+            + s.code().displayName() + "\", which is unsupported. It is supposed to return"
+            + " Success, Skip, or Error status").withPlugin(pl.name());
+        break;
+      }
+    }
+    if (skipped != null && result.code() != Code.ERROR) {
+      state.setSkipPreBindPlugins(skipped);
+    }
+    metrics.observe("PreBindPreFlight", result.code().displayName(), profileName,
+        System.nanoTime() - start);
+    return result;
+  }
+
+  @Override
   public Status runPreBindPlugins(CycleState state, Pod pod, String nodeName) {
     long start = System.nanoTime();
     Status result = Status.SUCCESS;
+    Set<String> skip = state.skipPreBindPlugins();
     for (PreBindPlugin pl : preBind) {
+      if (skip.contains(pl.name())) {
+        continue;
+      }
       Status s = safely(() -> pl.preBind(state, pod, nodeName), pl, "PreBind");
       if (!s.isSuccess()) {
         result = s.isRejected() ? s.withPlugin(pl.name())

@@ -7,6 +7,7 @@ import io.berth.framework.Code;
 import io.berth.framework.CycleState;
 import io.berth.framework.NodeInfo;
 import io.berth.framework.PermitResult;
+import io.berth.framework.PreBindPlugin;
 import io.berth.framework.PreFilterResult;
 import io.berth.framework.Status;
 import io.berth.framework.StatusException;
@@ -254,6 +255,89 @@ class FrameworkRuntimeTest {
     Status s = fw.runPreBindPlugins(new CycleState(), pod, "n1");
     assertThat(s.code()).isEqualTo(Code.ERROR);
     assertThat(s.plugin()).isEqualTo("B");
+  }
+
+  @Test
+  void preBindPreFlightsSucceedWhenAnyPluginHasWork() {
+    FrameworkRuntime fw = bothMultiPoint();
+    a.preBindPreFlight = Status.skip();
+
+    assertThat(fw.runPreBindPreFlights(new CycleState(), pod, "n1")).isEqualTo(Status.SUCCESS);
+    assertThat(log).containsExactly("A.PreBindPreFlight", "B.PreBindPreFlight");
+  }
+
+  @Test
+  void aPluginThatSkipsItsPreFlightDoesNotRunPreBind() {
+    FrameworkRuntime fw = bothMultiPoint();
+    a.preBindPreFlight = Status.skip();
+    CycleState state = new CycleState();
+    fw.runPreBindPreFlights(state, pod, "n1");
+    log.clear();
+
+    assertThat(fw.runPreBindPlugins(state, pod, "n1")).isEqualTo(Status.SUCCESS);
+
+    assertThat(log).containsExactly("B.PreBind");
+    assertThat(state.copy().skipPreBindPlugins()).containsExactly("A");
+  }
+
+  @Test
+  void withoutPreFlightsEveryPreBindRuns() {
+    FrameworkRuntime fw = bothMultiPoint();
+    a.preBindPreFlight = Status.skip();
+
+    fw.runPreBindPlugins(new CycleState(), pod, "n1");
+
+    assertThat(log).containsExactly("A.PreBind", "B.PreBind");
+  }
+
+  @Test
+  void preBindPreFlightsSkipWhenEveryPluginSkips() {
+    FrameworkRuntime fw = bothMultiPoint();
+    a.preBindPreFlight = Status.skip();
+    b.preBindPreFlight = Status.skip();
+
+    assertThat(fw.runPreBindPreFlights(new CycleState(), pod, "n1").isSkip()).isTrue();
+  }
+
+  @Test
+  void preBindPreFlightErrorIsReportedWithItsPlugin() {
+    FrameworkRuntime fw = bothMultiPoint();
+    b.preBindPreFlight = Status.error("no volume");
+
+    Status s = fw.runPreBindPreFlights(new CycleState(), pod, "n1");
+
+    assertThat(s.code()).isEqualTo(Code.ERROR);
+    assertThat(s.plugin()).isEqualTo("B");
+    assertThat(s.message()).contains("running PreBindPreFlight \"B\"");
+  }
+
+  @Test
+  void aPreBindPreFlightRejectionIsAnUnsupportedStatusError() {
+    FrameworkRuntime fw = bothMultiPoint();
+    a.preBindPreFlight = Status.unschedulable("nope");
+
+    Status s = fw.runPreBindPreFlights(new CycleState(), pod, "n1");
+
+    assertThat(s.code()).isEqualTo(Code.ERROR);
+    assertThat(s.message()).contains("PreBindPreFlight A returned").contains("unsupported");
+    assertThat(log).containsExactly("A.PreBindPreFlight");
+  }
+
+  @Test
+  void aPreBindPluginWithoutPreFlightIsAssumedToHaveWork() {
+    PreBindPlugin legacy = new PreBindPlugin() {
+      @Override
+      public String name() {
+        return "Legacy";
+      }
+
+      @Override
+      public Status preBind(CycleState state, Pod p, String nodeName) {
+        return Status.SUCCESS;
+      }
+    };
+
+    assertThat(legacy.preBindPreFlight(new CycleState(), pod, "n1")).isEqualTo(Status.SUCCESS);
   }
 
   @Test

@@ -41,6 +41,7 @@ final class RecordingPlugin implements QueueSortPlugin, PreFilterPlugin, FilterP
   volatile Status reserve = Status.SUCCESS;
   volatile PermitResult permit = PermitResult.ALLOW;
   volatile Status preBind = Status.SUCCESS;
+  volatile Status preBindPreFlight = Status.SUCCESS;
   volatile Status bind = Status.SUCCESS;
 
   RecordingPlugin(String name, List<String> log) {
@@ -115,6 +116,12 @@ final class RecordingPlugin implements QueueSortPlugin, PreFilterPlugin, FilterP
   public PermitResult permit(CycleState state, Pod pod, String nodeName) {
     log.add(name + ".Permit");
     return permit;
+  }
+
+  @Override
+  public Status preBindPreFlight(CycleState state, Pod pod, String nodeName) {
+    log.add(name + ".PreBindPreFlight");
+    return preBindPreFlight;
   }
 
   @Override

@@ -166,6 +166,20 @@ public final class VolumeBinding
     return writer.bind(pod, r.get());
   }
 
+  /**
+   * Upstream's PreBindPreFlight: Skip when every claim is already bound (PreBind has nothing to
+   * write), Success when PreBind will bind volumes; Error without the cycle state.
+   */
+  @Override
+  public Status preBindPreFlight(CycleState state, Pod pod, String nodeName) {
+    Optional<VolumeBindingState> s = state.read(STATE_KEY, VolumeBindingState.class);
+    if (s.isEmpty()) {
+      return missingState();
+    }
+    Optional<Reservation> r = s.get().reservation();
+    return r.isPresent() && r.get().allBound() ? Status.skip() : Status.SUCCESS;
+  }
+
   private static Status missingState() {
     return Status.error("reading \"" + STATE_KEY + "\" from cycleState: not found");
   }

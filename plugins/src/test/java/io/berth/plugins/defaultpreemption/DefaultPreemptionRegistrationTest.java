@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 /**
  * DefaultPreemption as the runtime sees it: enabled through multiPoint it lands at PostFilter and
  * PreEnqueue (which only gates with asynchronous preemption), registers no events without
- * asynchronous preemption (v1.32's default), and its rejection reaches the scheduler named after
+ * asynchronous preemption (the harness turns it off), and its rejection reaches the scheduler named after
  * it with the nomination cleared.
  */
 class DefaultPreemptionRegistrationTest {

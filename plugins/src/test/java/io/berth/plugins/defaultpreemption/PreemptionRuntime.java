@@ -87,7 +87,12 @@ final class PreemptionRuntime {
     private KubernetesClient client;
     private EventRecorder events = EventRecorder.NOOP;
     private PodApi podApi;
-    private FeatureGates gates = FeatureGates.defaults();
+    /**
+     * Synchronous preemption: the cases translated from upstream's default_preemption_test.go
+     * check victims deleted within PostFilter (v1.36 defaults to asynchronous; tests that want it
+     * say so, as AsyncPreemptionTest does).
+     */
+    private FeatureGates gates = FeatureGates.parse("SchedulerAsyncPreemption=false");
     private Consumer<Collection<Pod>> activator = pods -> { };
 
     Builder fit() {

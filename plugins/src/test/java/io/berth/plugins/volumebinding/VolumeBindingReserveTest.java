@@ -178,6 +178,40 @@ class VolumeBindingReserveTest {
   }
 
   @Test
+  void preBindPreFlightSkipsWhenEveryClaimIsBound() {
+    VolumeBinding plugin = plugin(pvc("pvc-a", "wait-sc").boundTo("pv-1").build(),
+        pv("pv-1", "wait-sc").phase("Bound").build());
+    Pod none = pod("none").build();
+    CycleState s1 = new CycleState();
+    plugin.preFilter(s1, none, List.of(NODE_A));
+    plugin.reserve(s1, none, "node-a");
+    assertThat(plugin.preBindPreFlight(s1, none, "node-a")).isEqualTo(Status.skip());
+
+    Pod bound = podWithClaims("bound", "pvc-a");
+    CycleState s2 = filtered(plugin, bound, Status.SUCCESS);
+    plugin.reserve(s2, bound, "node-a");
+    assertThat(plugin.preBindPreFlight(s2, bound, "node-a")).isEqualTo(Status.skip());
+  }
+
+  @Test
+  void preBindPreFlightHasWorkForClaimsToBind() {
+    VolumeBinding plugin = plugin(PV_1, claim("pvc-a"));
+    Pod a = podWithClaims("pod-a", "pvc-a");
+    CycleState state = filtered(plugin, a, Status.SUCCESS);
+    assertThat(plugin.reserve(state, a, "node-a")).isEqualTo(Status.SUCCESS);
+
+    assertThat(plugin.preBindPreFlight(state, a, "node-a")).isEqualTo(Status.SUCCESS);
+  }
+
+  @Test
+  void preBindPreFlightWithoutCycleStateIsAnError() {
+    VolumeBinding plugin = plugin();
+
+    assertThat(plugin.preBindPreFlight(new CycleState(), pod("x").build(), "node-a").code())
+        .isEqualTo(Code.ERROR);
+  }
+
+  @Test
   void preBindWithoutReserveIsAnError() {
     VolumeBinding plugin = plugin(PV_1, claim("pvc-a"));
     Pod a = podWithClaims("pod-a", "pvc-a");

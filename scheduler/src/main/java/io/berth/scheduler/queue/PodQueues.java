@@ -22,24 +22,26 @@ import org.slf4j.LoggerFactory;
 /**
  * The state behind {@link SchedulingQueue} and the rules that move pods between its parts
  * (upstream's {@code PriorityQueue} without the locking): activeQ, backoffQ, unschedulablePods,
- * the in-flight pods with their events, and the nominator. Not thread-safe: every method must be
- * called with the owning {@code SchedulingQueue}'s lock held (the nominator alone has its own
- * leaf lock, so it can also be read without that lock).
+ * the in-flight pods with their events, and the nominator. With SchedulerPopFromBackoffQ, pop
+ * serves backoffQ's head when activeQ is empty, PreEnqueue runs when a pod enters backoffQ (a
+ * gated pod never sits there) and not again when its backoff completes. Not thread-safe: every
+ * method must be called with the owning {@code SchedulingQueue}'s lock held (the nominator alone
+ * has its own leaf lock, so it can also be read without that lock).
  */
 final class PodQueues {
   private static final Logger log = LoggerFactory.getLogger(PodQueues.class);
 
-  private final QueueSortPlugin sort;
   private final Map<String, QueueProfile> profiles;
   private final QueueingHints hints;
   private final PodBackoff backoff;
   private final Duration podMaxInUnschedulablePodsDuration;
   private final InstantSource clock;
   private final QueueListener listener;
-  /** Called whenever a pod enters activeQ (wakes pop()). */
+  /** Called whenever a pod enters activeQ, or backoffQ with popFromBackoffQ (wakes pop()). */
   private final Runnable activeQGrew;
+  private final boolean popFromBackoffQ;
   final PodHeap activeQ;
-  final PodHeap backoffQ;
+  final BackoffQueue backoffQ;
   final UnschedulablePods unschedulablePods = new UnschedulablePods();
   final InFlightPods inFlight = new InFlightPods();
   final Nominator nominator = new Nominator();
@@ -47,8 +49,7 @@ final class PodQueues {
 
   PodQueues(QueueSortPlugin sort, Map<String, QueueProfile> profiles, PodBackoff backoff,
       Duration podMaxInUnschedulablePodsDuration, InstantSource clock, QueueListener listener,
-      Runnable activeQGrew) {
-    this.sort = sort;
+      Runnable activeQGrew, boolean popFromBackoffQ) {
     this.profiles = Map.copyOf(profiles);
     this.hints = new QueueingHints(this.profiles);
     this.backoff = backoff;
@@ -56,8 +57,9 @@ final class PodQueues {
     this.clock = clock;
     this.listener = listener;
     this.activeQGrew = activeQGrew;
+    this.popFromBackoffQ = popFromBackoffQ;
     this.activeQ = new PodHeap(sort::less);
-    this.backoffQ = new PodHeap(this::backoffLess);
+    this.backoffQ = new BackoffQueue(backoff, sort, popFromBackoffQ);
   }
 
   long schedulingCycle() {
@@ -72,10 +74,13 @@ final class PodQueues {
     moveToActiveQ(new QueuedPodInfo(podInfo, clock.instant()), QueueListener.POD_ADD);
   }
 
-  /** Pops activeQ's head and puts it in flight; null when activeQ is empty. */
+  /**
+   * Pops activeQ's head (or, with popFromBackoffQ and activeQ empty, podBackoffQ's head) and puts
+   * it in flight; null when there is none.
+   */
   QueuedPodInfo pop() {
     QueuedPodInfo pInfo;
-    while ((pInfo = activeQ.pop()) != null) {
+    while ((pInfo = popHead()) != null) {
       if (inFlight.popped(pInfo.pod())) {
         pInfo.incrementAttempts();
         schedulingCycle++;
@@ -87,6 +92,19 @@ final class PodQueues {
       log.error("Pod {} is already being scheduled; discarding the duplicate", pInfo.key());
     }
     return null;
+  }
+
+  /** Whether {@link #pop()} would return a pod now (ignoring in-flight duplicates). */
+  boolean hasPoppable() {
+    return !activeQ.isEmpty() || backoffQ.hasPoppable();
+  }
+
+  private QueuedPodInfo popHead() {
+    QueuedPodInfo pInfo = activeQ.pop();
+    if (pInfo == null && (pInfo = backoffQ.popBackoff()) != null) {
+      listener.podMoved(QueueName.ACTIVE, QueueListener.POP_FROM_BACKOFF_Q);
+    }
+    return pInfo;
   }
 
   void addUnschedulableIfNotPresent(QueuedPodInfo pInfo, long podSchedulingCycle) {
@@ -134,14 +152,16 @@ final class PodQueues {
     }
     String key = InFlightPods.key(oldPod == null ? newPod : oldPod);
     QueuedPodInfo pInfo = activeQ.get(key);
-    PodHeap heap = activeQ;
-    if (pInfo == null) {
-      pInfo = backoffQ.get(key);
-      heap = backoffQ;
-    }
     if (pInfo != null) {
       pInfo.setPodInfo(newInfo);
-      heap.fix(key);
+      activeQ.fix(key);
+      nominator.update(oldPod, newInfo);
+      return;
+    }
+    pInfo = backoffQ.get(key);
+    if (pInfo != null) {
+      pInfo.setPodInfo(newInfo);
+      backoffQ.fix(key);
       nominator.update(oldPod, newInfo);
       return;
     }
@@ -156,9 +176,7 @@ final class PodQueues {
       unschedulablePods.addOrUpdate(pInfo);
     } else if (backoff.isBackingOff(pInfo, clock.instant())) {
       // Never true for a gated pod: gated pods go through moveToActiveQ and re-run PreEnqueue.
-      unschedulablePods.remove(key);
-      backoffQ.addOrUpdate(pInfo);
-      listener.podMoved(QueueName.BACKOFF, QueueListener.POD_UPDATE);
+      moveToBackoffQ(pInfo, QueueListener.POD_UPDATE);
     } else {
       moveToActiveQ(pInfo, QueueListener.POD_UPDATE);
     }
@@ -178,7 +196,9 @@ final class PodQueues {
       String key = InFlightPods.key(pod);
       QueuedPodInfo pInfo = unschedulablePods.get(key);
       if (pInfo == null) {
-        pInfo = backoffQ.get(key);
+        // With popFromBackoffQ, as upstream, out of backoffQ first: if PreEnqueue now gates the
+        // pod it goes to unschedulablePods, since a gated pod never sits in backoffQ.
+        pInfo = popFromBackoffQ ? backoffQ.remove(key) : backoffQ.get(key);
       }
       if (pInfo != null) {
         moveToActiveQ(pInfo, QueueListener.FORCE_ACTIVATE);
@@ -191,12 +211,9 @@ final class PodQueues {
   }
 
   void flushBackoffQCompleted() {
-    Instant now = clock.instant();
-    QueuedPodInfo head;
-    while ((head = backoffQ.peek()) != null && !backoff.isBackingOff(head, now)) {
-      backoffQ.pop();
-      moveToActiveQ(head, QueueListener.BACKOFF_COMPLETE);
-    }
+    // With popFromBackoffQ PreEnqueue already ran when the pod entered backoffQ.
+    backoffQ.popEachCompleted(clock.instant(),
+        pInfo -> moveToActiveQ(pInfo, QueueListener.BACKOFF_COMPLETE, popFromBackoffQ));
   }
 
   void flushUnschedulablePodsLeftover() {
@@ -247,7 +264,13 @@ final class PodQueues {
    * to unschedulablePods instead, unless it already sits in activeQ or backoffQ.
    */
   private boolean moveToActiveQ(QueuedPodInfo pInfo, String event) {
-    runPreEnqueuePlugins(pInfo);
+    return moveToActiveQ(pInfo, event, false);
+  }
+
+  private boolean moveToActiveQ(QueuedPodInfo pInfo, String event, boolean skipPreEnqueue) {
+    if (!skipPreEnqueue) {
+      runPreEnqueuePlugins(pInfo);
+    }
     String key = pInfo.key();
     if (pInfo.isGated()) {
       if (activeQ.contains(key) || backoffQ.contains(key)) {
@@ -324,9 +347,7 @@ final class PodQueues {
     }
     if (strategy == QueueingStrategy.QUEUE_AFTER_BACKOFF
         && backoff.isBackingOff(pInfo, clock.instant())) {
-      backoffQ.addOrUpdate(pInfo);
-      listener.podMoved(QueueName.BACKOFF, event);
-      return QueueName.BACKOFF;
+      return moveToBackoffQ(pInfo, event) ? QueueName.BACKOFF : QueueName.GATED;
     }
     return moveToActiveQ(pInfo, event) ? QueueName.ACTIVE : QueueName.GATED;
   }
@@ -358,9 +379,26 @@ final class PodQueues {
     return strategy;
   }
 
-  /** backoffQ order: earlier expiry first, QueueSort order on a tie. */
-  private boolean backoffLess(QueuedPodInfo a, QueuedPodInfo b) {
-    int byExpiry = backoff.expiry(a).compareTo(backoff.expiry(b));
-    return byExpiry != 0 ? byExpiry < 0 : sort.less(a, b);
+  /**
+   * Puts the pod into backoffQ and out of unschedulablePods. With popFromBackoffQ, PreEnqueue runs
+   * first and a gated pod goes to unschedulablePods instead (false); pop() is woken, since it may
+   * now serve the pod.
+   */
+  private boolean moveToBackoffQ(QueuedPodInfo pInfo, String event) {
+    if (popFromBackoffQ) {
+      runPreEnqueuePlugins(pInfo);
+      if (pInfo.isGated()) {
+        unschedulablePods.addOrUpdate(pInfo);
+        listener.podMoved(QueueName.GATED, event);
+        return false;
+      }
+    }
+    unschedulablePods.remove(pInfo.key());
+    backoffQ.add(pInfo);
+    listener.podMoved(QueueName.BACKOFF, event);
+    if (popFromBackoffQ) {
+      activeQGrew.run();
+    }
+    return true;
   }
 }

@@ -7,7 +7,8 @@ package io.berth.scheduler.queue;
  * when nobody listens.
  *
  * <p>Event labels are upstream's: {@link #POD_ADD}, {@link #POD_UPDATE},
- * {@link #SCHEDULE_ATTEMPT_FAILURE}, {@link #BACKOFF_COMPLETE}, {@link #FORCE_ACTIVATE}, or the
+ * {@link #SCHEDULE_ATTEMPT_FAILURE}, {@link #BACKOFF_COMPLETE}, {@link #FORCE_ACTIVATE},
+ * {@link #POP_FROM_BACKOFF_Q}, or the
  * label of the cluster event that moved the pod ("UnschedulableTimeout", "NodeAdd", ...).
  */
 @FunctionalInterface
@@ -22,6 +23,8 @@ public interface QueueListener {
   String BACKOFF_COMPLETE = "BackoffComplete";
   /** A plugin asked to activate the pod. */
   String FORCE_ACTIVATE = "ForceActivate";
+  /** activeQ was empty, so pop took the pod from backoffQ (SchedulerPopFromBackoffQ). */
+  String POP_FROM_BACKOFF_Q = "PopFromBackoffQ";
 
   QueueListener NOOP = (queue, event) -> { };
 

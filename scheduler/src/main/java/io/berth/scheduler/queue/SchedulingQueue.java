@@ -29,9 +29,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * kube-scheduler's scheduling queue (1.32, SchedulerQueueingHints on): the pods waiting to be
+ * kube-scheduler's scheduling queue (1.36, SchedulerQueueingHints on): the pods waiting to be
  * scheduled, in three parts. activeQ, a heap in QueueSort order, is what {@link #pop()} serves;
- * backoffQ, a heap by backoff expiry, holds pods that may be retried once their backoff ends;
+ * backoffQ, heaps by backoff expiry, holds pods that may be retried once their backoff ends (with
+ * SchedulerPopFromBackoffQ, the default, {@code pop()} serves its head when activeQ is empty);
  * unschedulablePods holds pods whose last attempt was rejected (until an event their rejecting
  * plugins' queueing hints accept, or the unschedulable timeout) and pods gated by PreEnqueue.
  * It also tracks the pods being scheduled ("in flight") with the events received meanwhile, and
@@ -60,6 +61,9 @@ public final class SchedulingQueue implements PodNominator, AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(SchedulingQueue.class);
 
+  // Immutable: the clock and the SchedulerPopFromBackoffQ gate.
+  private final InstantSource clock;
+  private final boolean popFromBackoffQ;
   // Locking: `queues` and the fields below are guarded by `lock` (activeQNotEmpty is its
   // condition); the nominator inside `queues` has its own leaf lock, taken under `lock` or alone.
   private final ReentrantLock lock = new ReentrantLock();
@@ -69,9 +73,12 @@ public final class SchedulingQueue implements PodNominator, AutoCloseable {
   private ScheduledExecutorService flusher;
 
   private SchedulingQueue(Builder b) {
+    this.clock = b.clock;
+    this.popFromBackoffQ = b.popFromBackoffQ;
     this.queues = new PodQueues(b.sort, b.profiles,
-        new PodBackoff(b.podInitialBackoff, b.podMaxBackoff), b.podMaxInUnschedulablePodsDuration,
-        b.clock, b.listener, activeQNotEmpty::signalAll);
+        new PodBackoff(b.podInitialBackoff, b.podMaxBackoff, b.popFromBackoffQ),
+        b.podMaxInUnschedulablePodsDuration, b.clock, b.listener, activeQNotEmpty::signalAll,
+        b.popFromBackoffQ);
   }
 
   /** A builder with upstream's defaults (1 s, 10 s, 5 min, the system clock). */
@@ -90,7 +97,9 @@ public final class SchedulingQueue implements PodNominator, AutoCloseable {
 
   /**
    * Blocks until activeQ has a pod and returns the first one, or empty once the queue is closed
-   * and activeQ is empty. Counts the attempt; the pod is in flight until {@link #done(String)} or
+   * and activeQ is empty. With SchedulerPopFromBackoffQ an empty activeQ serves backoffQ's head
+   * (backoff not yet over; never a pod backing off after an error) instead of blocking. Counts the
+   * attempt; the pod is in flight until {@link #done(String)} or
    * {@link #addUnschedulableIfNotPresent}.
    */
   public Optional<QueuedPodInfo> pop() throws InterruptedException {
@@ -194,7 +203,11 @@ public final class SchedulingQueue implements PodNominator, AutoCloseable {
     withLock(queues::flushUnschedulablePodsLeftover);
   }
 
-  /** Starts the daemon thread flushing backoffQ every second and leftovers every 30 seconds. */
+  /**
+   * Starts the daemon thread flushing backoffQ every second (with SchedulerPopFromBackoffQ at
+   * whole seconds of the queue's clock, so that each flush moves whole ordering windows) and
+   * leftovers every 30 seconds.
+   */
   public void start() {
     lock.lock();
     try {
@@ -206,7 +219,14 @@ public final class SchedulingQueue implements PodNominator, AutoCloseable {
         t.setDaemon(true);
         return t;
       });
-      exec.scheduleWithFixedDelay(guarded(this::flushBackoffQCompleted), 0, 1, TimeUnit.SECONDS);
+      if (popFromBackoffQ) {
+        long toNextWindow = 1_000_000_000L - clock.instant().getNano();
+        exec.scheduleAtFixedRate(guarded(this::flushBackoffQCompleted), toNextWindow,
+            PodBackoff.ORDERING_WINDOW.toNanos(), TimeUnit.NANOSECONDS);
+      } else {
+        exec.scheduleWithFixedDelay(guarded(this::flushBackoffQCompleted), 0, 1,
+            TimeUnit.SECONDS);
+      }
       exec.scheduleWithFixedDelay(guarded(this::flushUnschedulablePodsLeftover), 0, 30,
           TimeUnit.SECONDS);
       flusher = exec;
@@ -396,6 +416,7 @@ public final class SchedulingQueue implements PodNominator, AutoCloseable {
         DEFAULT_POD_MAX_IN_UNSCHEDULABLE_PODS_DURATION;
     private InstantSource clock = InstantSource.system();
     private QueueListener listener = QueueListener.NOOP;
+    private boolean popFromBackoffQ = true;
 
     private Builder(QueueSortPlugin sort, Map<String, QueueProfile> profiles) {
       this.sort = Objects.requireNonNull(sort, "sort");
@@ -419,6 +440,15 @@ public final class SchedulingQueue implements PodNominator, AutoCloseable {
 
     public Builder clock(InstantSource clock) {
       this.clock = Objects.requireNonNull(clock);
+      return this;
+    }
+
+    /**
+     * The SchedulerPopFromBackoffQ feature gate (KEP-5142); on by default, as v1.36. Off: the
+     * v1.32 queue (pop waits for activeQ, one backoff heap, PreEnqueue when backoff completes).
+     */
+    public Builder popFromBackoffQ(boolean enabled) {
+      this.popFromBackoffQ = enabled;
       return this;
     }
 

@@ -81,7 +81,7 @@ class BackoffQueueTest {
     // PodQueues is the queue's state without the lock; single-threaded here, so no lock needed.
     PodQueues q = new PodQueues(new PrioritySortForTest(), Map.of(TestPods.PROFILE, f.profile),
         new PodBackoff(Duration.ofSeconds(1), Duration.ofSeconds(10)), Duration.ofMinutes(5),
-        f.clock, QueueListener.NOOP, () -> { });
+        f.clock, QueueListener.NOOP, () -> { }, false);
     q.add(PodInfo.of(TestPods.withPriority("earliest", 0)));
     q.add(PodInfo.of(TestPods.withPriority("tieLow", 1)));
     q.add(PodInfo.of(TestPods.withPriority("tieHigh", 7)));
@@ -99,10 +99,8 @@ class BackoffQueueTest {
     q.addUnschedulableIfNotPresent(popped.get("later"), 4);
 
     List<String> order = new ArrayList<>();
-    QueuedPodInfo next;
-    while ((next = q.backoffQ.pop()) != null) {
-      order.add(next.pod().getMetadata().getName());
-    }
+    q.backoffQ.popEachCompleted(f.clock.instant().plus(Duration.ofDays(1)),
+        next -> order.add(next.pod().getMetadata().getName()));
     assertThat(order).containsExactly("earliest", "tieHigh", "tieLow", "later");
   }
 

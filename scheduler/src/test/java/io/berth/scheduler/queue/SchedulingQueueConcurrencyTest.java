@@ -24,10 +24,13 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Producers add, update and delete pods while consumers pop them and reject some (several times),
- * an event thread moves rejected pods back and flushes backoffQ. Pods are finished, updated and
+ * an event thread moves rejected pods back and flushes backoffQ (with SchedulerPopFromBackoffQ,
+ * consumers also take pods straight out of backoffQ). Pods are finished, updated and
  * deleted under a per-pod monitor, as the informer serializes one object's events and a binding
  * turns a pending pod into an assigned one.
  */
@@ -36,9 +39,11 @@ class SchedulingQueueConcurrencyTest {
   private static final int PRODUCERS = 4;
   private static final int CONSUMERS = 3;
 
-  @Test
-  void producersAndConsumersNeitherLoseNorDuplicatePods() throws Exception {
+  @ParameterizedTest(name = "SchedulerPopFromBackoffQ={0}")
+  @ValueSource(booleans = {false, true})
+  void producersAndConsumersNeitherLoseNorDuplicatePods(boolean popFromBackoffQ) throws Exception {
     QueueFixture f = new QueueFixture();
+    f.popFromBackoffQ = popFromBackoffQ;
     f.profile.register("Fit", TestEvents.NODE_ADD, (pod, o, n) -> QueueingHint.QUEUE);
     SchedulingQueue queue = f.build();
 
