@@ -54,6 +54,9 @@ class RbacRulesTest {
         Map.entry("/persistentvolumes/status", verbs("update")),
         Map.entry("storage.k8s.io/storageclasses", verbs("list", "watch")),
         Map.entry("storage.k8s.io/csinodes", verbs("list", "watch")),
+        Map.entry("storage.k8s.io/csidrivers", verbs("list", "watch")),
+        Map.entry("storage.k8s.io/csistoragecapacities", verbs("list", "watch")),
+        Map.entry("storage.k8s.io/volumeattachments", verbs("list", "watch")),
         Map.entry("/events", verbs("create", "get", "patch")),
         Map.entry("authentication.k8s.io/tokenreviews", verbs("create")),
         Map.entry("authorization.k8s.io/subjectaccessreviews", verbs("create"))));

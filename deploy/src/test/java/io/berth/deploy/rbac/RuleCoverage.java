@@ -62,8 +62,8 @@ final class RuleCoverage {
   }
 
   /**
-   * The allow-list: lines {@code <serviceaccount> <verb> <group>/<resource>  # reason}; blank lines and lines
-   * starting with {@code #} are skipped. Returns service account → grant key → reason; a line without a reason
+   * The allow-list: lines {@code <serviceaccount> <verb>[,<verb>...] <group>/<resource>  # reason}; blank lines
+   * and lines starting with {@code #} are skipped. Returns service account → grant key → reason; a line without a reason
    * is refused, since the reason is the point of the list.
    */
   static Map<String, Map<String, String>> allowList(Path file) throws IOException {
@@ -81,10 +81,12 @@ final class RuleCoverage {
       }
       String[] parts = text.substring(0, hash).strip().split("\\s+");
       if (parts.length != 3) {
-        throw new IllegalArgumentException(file + ":" + n + ": want '<serviceaccount> <verb> <group>/<resource>'");
+        throw new IllegalArgumentException(file + ":" + n + ": want '<serviceaccount> <verbs> <group>/<resource>'");
       }
-      allowed.computeIfAbsent(parts[0], k -> new LinkedHashMap<>()).put(parts[1] + " " + parts[2],
-          text.substring(hash + 1).strip());
+      for (String verb : parts[1].split(",")) {
+        allowed.computeIfAbsent(parts[0], k -> new LinkedHashMap<>()).put(verb + " " + parts[2],
+            text.substring(hash + 1).strip());
+      }
     }
     return allowed;
   }

@@ -23,6 +23,8 @@ import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudgetBuilder;
 import io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClassBuilder;
 import io.fabric8.kubernetes.api.model.storage.StorageClassBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -37,6 +39,7 @@ final class Workloads {
   static final String NAMESPACE = "work";
   private static final String SCHEDULER = "berth-scheduler";
   private static final Duration STEP = Duration.ofSeconds(60);
+  private static final PatchContext STRATEGIC = PatchContext.of(PatchType.STRATEGIC_MERGE);
 
   private final EmbeddedCluster cluster;
   private final KubernetesClient admin;
@@ -124,7 +127,7 @@ final class Workloads {
         .withName("web").endMetadata().withNewSpec().withReplicas(2).withRevisionHistoryLimit(10)
         .withSelector(new LabelSelectorBuilder().addToMatchLabels("app", "web").build())
         .withTemplate(template("v1")).endSpec().build()).create();
-    awaitAvailable("v1");
+    awaitAvailable("v1", 2);
     rollTo("v2");
 
     // An orphan whose labels the Deployment selects is adopted (a patch adding the ControllerRef).
@@ -137,14 +140,13 @@ final class Workloads {
     await().atMost(STEP).until(() -> ownedByDeployment(admin.apps().replicaSets().inNamespace(NAMESPACE)
         .withName("web-orphan").get()));
     // An owned ReplicaSet whose labels no longer match is released (a patch removing the ControllerRef).
-    admin.apps().replicaSets().inNamespace(NAMESPACE).withName("web-orphan")
-        .edit(rs -> new ReplicaSetBuilder(rs).editMetadata().addToLabels("app", "elsewhere").endMetadata().build());
+    admin.apps().replicaSets().inNamespace(NAMESPACE).withName("web-orphan").patch(STRATEGIC,
+        "{\"metadata\":{\"labels\":{\"app\":\"elsewhere\"}}}");
     await().atMost(STEP).until(() -> !ownedByDeployment(admin.apps().replicaSets().inNamespace(NAMESPACE)
         .withName("web-orphan").get()));
 
     // History cleanup: with a limit of 1, the rollout to v3 leaves the new ReplicaSet and one old one.
-    admin.apps().deployments().inNamespace(NAMESPACE).withName("web")
-        .edit(d -> new DeploymentBuilder(d).editSpec().withRevisionHistoryLimit(1).endSpec().build());
+    patchDeployment("{\"spec\":{\"revisionHistoryLimit\":1}}");
     rollTo("v3");
     await().atMost(STEP).until(() -> replicaSets().size() == 2);
 
@@ -161,25 +163,38 @@ final class Workloads {
     Pod owned = admin.pods().inNamespace(NAMESPACE).withLabel("pod-template-hash", hash).list().getItems().stream()
         .filter(p -> !p.getMetadata().getName().equals("stray") && p.getMetadata().getDeletionTimestamp() == null)
         .findFirst().orElseThrow();
-    admin.pods().inNamespace(NAMESPACE).withName(owned.getMetadata().getName())
-        .edit(p -> new PodBuilder(p).editMetadata().addToLabels("app", "released").endMetadata().build());
+    admin.pods().inNamespace(NAMESPACE).withName(owned.getMetadata().getName()).patch(STRATEGIC,
+        "{\"metadata\":{\"labels\":{\"app\":\"released\"}}}");
     await().atMost(STEP).until(() -> owner(admin.pods().inNamespace(NAMESPACE).withName(owned.getMetadata()
         .getName()).get()) == null);
-    awaitAvailable("v3");
+    awaitAvailable("v3", 2);
+
+    // Pod creates that fail (422: fabric8 itself retries 5xx): the ReplicaSet controller retries, and its identical FailedCreate events are
+    // repeated (patched, count bumped) rather than created anew.
+    cluster.faults().failNext("create", "pods", 3, 422);
+    patchDeployment("{\"spec\":{\"replicas\":3}}");
+    await().atMost(STEP).until(() -> admin.v1().events().inNamespace(NAMESPACE).list().getItems().stream()
+        .anyMatch(e -> "FailedCreate".equals(e.getReason()) && e.getCount() != null && e.getCount() > 1));
+    awaitAvailable("v3", 3);
   }
 
   private void rollTo(String version) {
-    admin.apps().deployments().inNamespace(NAMESPACE).withName("web")
-        .edit(d -> new DeploymentBuilder(d).editSpec().withTemplate(template(version)).endSpec().build());
-    awaitAvailable(version);
+    patchDeployment("{\"spec\":{\"template\":{\"metadata\":{\"labels\":{\"version\":\"" + version
+        + "\"}},\"spec\":{\"containers\":[{\"name\":\"web\",\"image\":\"nginx:" + version + "\"}]}}}}");
+    awaitAvailable(version, 2);
   }
 
-  private void awaitAvailable(String version) {
+  /** A strategic merge patch without a resourceVersion: the controllers write the Deployment meanwhile. */
+  private void patchDeployment(String patch) {
+    admin.apps().deployments().inNamespace(NAMESPACE).withName("web").patch(STRATEGIC, patch);
+  }
+
+  private void awaitAvailable(String version, int replicas) {
     await().atMost(STEP).until(() -> {
       Deployment d = admin.apps().deployments().inNamespace(NAMESPACE).withName("web").get();
-      return d.getStatus() != null && Objects.equals(d.getStatus().getUpdatedReplicas(), 2)
-          && Objects.equals(d.getStatus().getAvailableReplicas(), 2)
-          && Objects.equals(d.getStatus().getReplicas(), 2)
+      return d.getStatus() != null && Objects.equals(d.getStatus().getUpdatedReplicas(), replicas)
+          && Objects.equals(d.getStatus().getAvailableReplicas(), replicas)
+          && Objects.equals(d.getStatus().getReplicas(), replicas)
           && Objects.equals(d.getStatus().getObservedGeneration(), d.getMetadata().getGeneration())
           && d.getSpec().getTemplate().getMetadata().getLabels().get("version").equals(version);
     });
