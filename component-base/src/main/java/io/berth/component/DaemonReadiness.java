@@ -2,6 +2,7 @@ package io.berth.component;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.function.Supplier;
 
 /**
@@ -52,15 +53,20 @@ final class DaemonReadiness implements ReadinessCheck {
 
   @Override
   public List<String> unreadyReasons() {
+    return unreadyReasons(Set.of());
+  }
+
+  @Override
+  public List<String> unreadyReasons(Set<String> excluded) {
     List<String> reasons = new ArrayList<>(3);
-    if (!synced) {
+    if (!synced && !excluded.contains(INFORMER_SYNC)) {
       reasons.add(NOT_SYNCED);
     }
-    if (electionEnabled && !leading) {
+    if (electionEnabled && !leading && !excluded.contains(LEADER_ELECTION)) {
       String leader = leaderDescription.get();
       reasons.add(leader.isEmpty() ? NOT_LEADING : NOT_LEADING + " (" + leader + ")");
     }
-    if (shuttingDown) {
+    if (shuttingDown && !excluded.contains(SHUTDOWN)) {
       reasons.add(SHUTTING_DOWN);
     }
     return reasons;

@@ -2,6 +2,9 @@ package io.berth.component;
 
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.URI;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -13,7 +16,7 @@ import java.util.concurrent.ConcurrentMap;
 /**
  * The GET paths a daemon serves, shared by the plain ({@code --port}) and the secure ({@code --secure-port})
  * {@link DaemonEndpoint}, so that both answer the same content. {@link #forDaemon} registers the standard paths:
- * {@code /healthz} and {@code /livez} (200 {@code ok} while the process serves), {@code /readyz} (200 {@code ok}
+ * {@code /healthz} and {@code /livez} (200 {@code ok} while the process serves), {@code /readyz} ({@code ?exclude=NAME} leaves out a named condition of {@link ReadinessCheck}; 200 {@code ok}
  * when the {@link ReadinessCheck} passes, 503 with one reason per line otherwise) and {@code /metrics} (the
  * Prometheus text exposition). A component registers more with {@link #get(String, Handler)}, for instance the
  * scheduler's {@code /debug/explain}; paths are matched exactly (no prefixes), HEAD is answered like GET without a
@@ -79,11 +82,34 @@ public final class EndpointRoutes {
     routes.get("/healthz", alive);
     routes.get("/livez", alive);
     routes.get("/readyz", uri -> {
-      List<String> reasons = readiness.unreadyReasons();
+      List<String> reasons = readiness.unreadyReasons(excludedChecks(uri));
       return reasons.isEmpty() ? Response.text(200, "ok") : Response.text(503, String.join("\n", reasons) + "\n");
     });
     routes.get("/metrics", uri -> new Response(200, METRICS_CONTENT_TYPE, registry.scrape()));
     return routes;
+  }
+
+  /**
+   * The checks {@code ?exclude=a&exclude=b,c} names, as upstream's healthz reads them (repeated, or comma-separated).
+   */
+  static Set<String> excludedChecks(URI uri) {
+    String query = uri.getRawQuery();
+    if (query == null || query.isEmpty()) {
+      return Set.of();
+    }
+    Set<String> excluded = new HashSet<>();
+    for (String pair : query.split("&")) {
+      int eq = pair.indexOf('=');
+      if (eq > 0 && pair.substring(0, eq).equals("exclude")) {
+        for (String name : URLDecoder.decode(pair.substring(eq + 1),
+            StandardCharsets.UTF_8).split(",")) {
+          if (!name.isBlank()) {
+            excluded.add(name.strip());
+          }
+        }
+      }
+    }
+    return excluded;
   }
 
   /**

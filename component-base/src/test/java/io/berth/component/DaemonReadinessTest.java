@@ -2,6 +2,8 @@ package io.berth.component;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.net.URI;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -39,6 +41,42 @@ class DaemonReadinessTest {
     DaemonReadiness r = new DaemonReadiness(true, () -> "");
     r.synced();
     assertThat(r.unreadyReasons()).containsExactly(DaemonReadiness.NOT_LEADING);
+  }
+
+  @Test
+  void excludingLeaderElectionMakesASyncedStandbyReady() {
+    DaemonReadiness r = new DaemonReadiness(true, () -> "lease held by other_1");
+    Set<String> standby = Set.of(ReadinessCheck.LEADER_ELECTION);
+    assertThat(r.unreadyReasons(standby)).containsExactly(DaemonReadiness.NOT_SYNCED);
+    r.synced();
+    assertThat(r.unreadyReasons(standby)).isEmpty();
+    assertThat(r.unreadyReasons()).containsExactly(DaemonReadiness.NOT_LEADING + " (lease held by other_1)");
+    r.shuttingDown();
+    assertThat(r.unreadyReasons(standby)).containsExactly(DaemonReadiness.SHUTTING_DOWN);
+    assertThat(r.unreadyReasons(Set.of(ReadinessCheck.SHUTDOWN, ReadinessCheck.LEADER_ELECTION,
+        ReadinessCheck.INFORMER_SYNC))).isEmpty();
+  }
+
+  @Test
+  void excludedChecksAreReadFromRepeatedAndCommaSeparatedParameters() {
+    assertThat(EndpointRoutes.excludedChecks(URI.create("/readyz"))).isEmpty();
+    assertThat(EndpointRoutes.excludedChecks(URI.create("/readyz?exclude=leaderElection")))
+        .containsExactly(ReadinessCheck.LEADER_ELECTION);
+    assertThat(EndpointRoutes.excludedChecks(URI.create("/readyz?verbose&exclude=shutdown&exclude=informer-sync,"
+        + "leaderElection"))).containsExactlyInAnyOrder(ReadinessCheck.SHUTDOWN, ReadinessCheck.INFORMER_SYNC,
+        ReadinessCheck.LEADER_ELECTION);
+    assertThat(EndpointRoutes.excludedChecks(URI.create("/readyz?excluded=shutdown"))).isEmpty();
+  }
+
+  @Test
+  void theReadyzRouteHonoursExclude() {
+    DaemonReadiness r = new DaemonReadiness(true, () -> "");
+    r.synced();
+    EndpointRoutes routes = EndpointRoutes.forDaemon(new io.micrometer.prometheusmetrics.PrometheusMeterRegistry(
+        io.micrometer.prometheusmetrics.PrometheusConfig.DEFAULT), r);
+    EndpointRoutes.Handler readyz = routes.handler("/readyz").orElseThrow();
+    assertThat(readyz.get(URI.create("/readyz")).status()).isEqualTo(503);
+    assertThat(readyz.get(URI.create("/readyz?exclude=leaderElection")).status()).isEqualTo(200);
   }
 
   @Test

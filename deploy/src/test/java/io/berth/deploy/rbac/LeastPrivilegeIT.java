@@ -92,6 +92,9 @@ class LeastPrivilegeIT {
     await().atMost(Duration.ofSeconds(90)).until(() -> scrape.status(schedulerPort, "/readyz", false) == 200
         && scrape.status(controllerManagerPort, "/readyz", false) == 200);
 
+    // The chart's readiness probe path is open without a token too.
+    assertThat(scrape.status(schedulerPort, "/readyz?exclude=leaderElection", false)).isEqualTo(200);
+
     Workloads workloads = new Workloads(cluster, admin);
     workloads.scheduling();
     workloads.deployments();
