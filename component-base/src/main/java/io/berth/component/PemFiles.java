@@ -13,7 +13,6 @@ import java.security.Signature;
 import java.security.cert.X509Certificate;
 import java.util.ArrayList;
 import java.util.List;
-import org.bouncycastle.asn1.ASN1ObjectIdentifier;
 import org.bouncycastle.asn1.pkcs.PrivateKeyInfo;
 import org.bouncycastle.cert.X509CertificateHolder;
 import org.bouncycastle.cert.jcajce.JcaX509CertificateConverter;
@@ -27,7 +26,7 @@ import org.bouncycastle.pkcs.PKCS8EncryptedPrivateKeyInfo;
  * Reads a PEM serving certificate and key as {@code --tls-cert-file} and {@code --tls-private-key-file} name them:
  * the certificate file holds one or more {@code CERTIFICATE} blocks (the serving certificate first, then
  * intermediates); the key file an unencrypted RSA key (PKCS#1 {@code RSA PRIVATE KEY}), EC key (SEC 1
- * {@code EC PRIVATE KEY}, an {@code EC PARAMETERS} block before it is skipped) or PKCS#8 {@code PRIVATE KEY}. The
+ * {@code EC PRIVATE KEY}) or PKCS#8 {@code PRIVATE KEY}, the first one found (other blocks are skipped). The
  * key must belong to the certificate. Every failure is a {@link ConfigurationException} naming the flag (both
  * flags when they do not match), which the daemons turn into exit status 2. Parsing is BouncyCastle's, conversion
  * the JDK providers' (BouncyCastle is not installed as a provider). Stateless; thread-safe.
@@ -78,6 +77,7 @@ public final class PemFiles {
   static PrivateKey privateKey(Path file, String flag) {
     JcaPEMKeyConverter converter = new JcaPEMKeyConverter();
     Reader reader = reader(file, flag);
+    boolean sawCertificate = false;
     try (PEMParser parser = new PEMParser(reader)) {
       Object o;
       while ((o = parser.readObject()) != null) {
@@ -90,10 +90,8 @@ public final class PemFiles {
         if (o instanceof PEMEncryptedKeyPair || o instanceof PKCS8EncryptedPrivateKeyInfo) {
           throw new ConfigurationException(flag, flag + " " + file + ": encrypted private keys are not supported");
         }
-        if (!(o instanceof ASN1ObjectIdentifier)) { // EC PARAMETERS precede openssl's EC keys
-          throw new ConfigurationException(flag, flag + " " + file + ": expected a private key, found "
-              + o.getClass().getSimpleName());
-        }
+        // other blocks (EC PARAMETERS before openssl's EC keys, certificates) are skipped, as Go's X509KeyPair does
+        sawCertificate |= o instanceof X509CertificateHolder;
       }
     } catch (IOException | RuntimeException e) {
       if (e instanceof ConfigurationException ce) {
@@ -101,7 +99,8 @@ public final class PemFiles {
       }
       throw new ConfigurationException(flag, flag + " " + file + ": not a PEM private key: " + e.getMessage(), e);
     }
-    throw new ConfigurationException(flag, flag + " " + file + ": no PEM private key block");
+    throw new ConfigurationException(flag, flag + " " + file + (sawCertificate
+        ? ": found a certificate rather than a private key" : ": no PEM private key block"));
   }
 
   private static PrivateKey supported(PrivateKey key, Path file, String flag) {

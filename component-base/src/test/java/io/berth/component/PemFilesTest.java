@@ -91,7 +91,11 @@ class PemFilesTest {
         .hasMessageStartingWith("--tls-private-key-file " + garbage + ": no PEM private key block");
     // a certificate where the key should be
     assertThatThrownBy(() -> load(cert, cert)).isInstanceOf(ConfigurationException.class)
-        .hasMessageStartingWith("--tls-private-key-file " + cert + ": expected a private key");
+        .hasMessage("--tls-private-key-file " + cert + ": found a certificate rather than a private key");
+    // a key after the certificate in one file is found
+    Path both = TestCertificates.write(dir, "both.pem", TestCertificates.pem(TestCertificates.selfSigned(pair))
+        + TestCertificates.pkcs8(pair.getPrivate()));
+    assertThat(load(cert, both).key().getAlgorithm()).isEqualTo("EC");
   }
 
   @Test

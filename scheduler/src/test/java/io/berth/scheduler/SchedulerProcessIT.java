@@ -9,6 +9,7 @@ import io.berth.embedded.NodeSpec;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import java.io.IOException;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -16,6 +17,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,6 +25,10 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLEngine;
+import javax.net.ssl.TrustManager;
+import javax.net.ssl.X509ExtendedTrustManager;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -38,6 +44,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 class SchedulerProcessIT {
   private static final Duration STARTUP = Duration.ofSeconds(60);
   private static final Pattern LISTENING = Pattern.compile("listening on :(\\d+)");
+  private static final Pattern SECURE = Pattern.compile("secure serving on :(\\d+)");
   private static final Path JAR = Path.of(System.getProperty("berth.schedulerJar",
       "target/berth-scheduler.jar"));
   private static final HttpClient HTTP = HttpClient.newHttpClient();
@@ -156,6 +163,66 @@ class SchedulerProcessIT {
     assertThat(get(port, "/metrics").body()).doesNotContain("leader_election_master_status");
     started.get(jar).destroy();
     assertThat(awaitExit(jar, Duration.ofSeconds(30))).isZero();
+  }
+
+  @Test
+  void withBothPortsGivenPlainAndSecureServeTheSameHealthAndOnlyPlainMetricsAreOpen() throws Exception {
+    int jar = start(Map.of(), "--kubeconfig", CLUSTER.cluster().kubeconfig().toString(), "--port=0",
+        "--secure-port=0", "--leader-elect=false");
+    int port = awaitPort(jar);
+    await().atMost(STARTUP).until(() -> SECURE.matcher(output(jar)).find());
+    Matcher m = SECURE.matcher(output(jar));
+    assertThat(m.find()).isTrue();
+    int securePort = Integer.parseInt(m.group(1));
+    assertThat(securePort).isNotEqualTo(port);
+    HttpClient trustAll = HttpClient.newBuilder().sslContext(trustAll())
+        .version(HttpClient.Version.HTTP_1_1).build();
+    HttpResponse<String> livez = trustAll.send(HttpRequest.newBuilder(URI.create("https://127.0.0.1:"
+        + securePort + "/livez")).build(), HttpResponse.BodyHandlers.ofString());
+    assertThat(livez.statusCode()).isEqualTo(200);
+    assertThat(get(port, "/livez").body()).isEqualTo("ok");
+    assertThat(trustAll.send(HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + securePort
+        + "/metrics")).build(), HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(401);
+    assertThat(get(port, "/metrics").statusCode()).isEqualTo(200);
+    started.get(jar).destroy();
+    assertThat(awaitExit(jar, Duration.ofSeconds(30))).isZero();
+  }
+
+  /** Trusts any server certificate (the jar's is generated in memory at start); tests only. */
+  private static SSLContext trustAll() throws Exception {
+    X509ExtendedTrustManager any = new X509ExtendedTrustManager() {
+      @Override
+      public void checkClientTrusted(X509Certificate[] chain, String authType, Socket socket) {
+      }
+
+      @Override
+      public void checkServerTrusted(X509Certificate[] chain, String authType, Socket socket) {
+      }
+
+      @Override
+      public void checkClientTrusted(X509Certificate[] chain, String authType, SSLEngine engine) {
+      }
+
+      @Override
+      public void checkServerTrusted(X509Certificate[] chain, String authType, SSLEngine engine) {
+      }
+
+      @Override
+      public void checkClientTrusted(X509Certificate[] chain, String authType) {
+      }
+
+      @Override
+      public void checkServerTrusted(X509Certificate[] chain, String authType) {
+      }
+
+      @Override
+      public X509Certificate[] getAcceptedIssuers() {
+        return new X509Certificate[0];
+      }
+    };
+    SSLContext context = SSLContext.getInstance("TLS");
+    context.init(null, new TrustManager[] {any}, null);
+    return context;
   }
 
   @ParameterizedTest
