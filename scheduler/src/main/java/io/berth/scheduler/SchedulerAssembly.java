@@ -87,7 +87,7 @@ public final class SchedulerAssembly {
             }
           })
           .listers(b.listers).eventRecorder(recorder).parallelizer(parallelizer)
-          .nominator(nominator).snapshot(() -> snapshot).metrics(metrics).build());
+          .nominator(nominator).snapshot(() -> snapshot).metrics(metrics).batchMetrics(metrics).build());
     }
     this.frameworks = Map.copyOf(fws);
     Map<String, QueueProfile> queueProfiles = new LinkedHashMap<>();
