@@ -118,7 +118,9 @@ class OpportunisticBatchingIT {
     assertThat(on.metrics())
         .contains("scheduler_batch_attempts_total{profile=\"default-scheduler\",result=\"no_hint\"}")
         .contains("scheduler_get_node_hint_duration_seconds_bucket{hinted=\"hint\"")
-        .contains("scheduler_store_schedule_results_duration_seconds_count{profile=\"default-scheduler\"}");
+        .contains("scheduler_store_schedule_results_duration_seconds_count{profile=\"default-scheduler\"}")
+        .contains("scheduler_framework_extension_point_duration_seconds_count{extension_point=\"Sign\","
+            + "profile=\"default-scheduler\",status=\"Success\"} " + NODES + "\n");
 
     Run off = run(false);
     assertThat(off.metrics()).doesNotContain("scheduler_batch_attempts_total");

@@ -302,7 +302,8 @@ public final class FrameworkRuntime implements Framework {
     this.listing = Map.copyOf(names);
     this.enqueueExtensions = collectEnqueueExtensions(lists);
     if (featureGates.enabled(FeatureGates.OPPORTUNISTIC_BATCHING)) {
-      PodSignatures signatures = PodSignatures.of(profileName, preFilter, filter, preScore, score);
+      PodSignatures signatures = PodSignatures.of(profileName, metrics, preFilter, filter,
+          preScore, score);
       this.nodeHints = new OpportunisticBatch(this, signatures::sign, batchMetrics, System::nanoTime);
     }
   }

@@ -112,6 +112,19 @@ class PodSignaturesTest {
   }
 
   @Test
+  void eachSigningIsObservedAsTheSignExtensionPointWithItsStatus() {
+    java.util.List<String> observed = new java.util.ArrayList<>();
+    ExtensionPointMetrics m = (point, status, profile, nanos) -> observed.add(point + "/" + status
+        + "/" + profile);
+    FilterPlugin refusesDb = signing("RefusesDb", p -> PodSigners.labels(p).get("app")
+        .equals("db") ? SignResult.unsignable("no") : SignResult.none());
+    PodSignatures s = PodSignatures.of("prof", m, List.of(refusesDb));
+    s.sign(pod("web", "x"));
+    s.sign(pod("db", "x"));
+    assertThat(observed).containsExactly("Sign/Success/prof", "Sign/Unschedulable/prof");
+  }
+
+  @Test
   void podsWithResourceClaimsAreUnsignable() {
     PodSignatures s = PodSignatures.of("p", List.of(labels()));
     Pod claims = new PodBuilder(pod("web", "x")).editSpec().addNewResourceClaim().withName("gpu")
