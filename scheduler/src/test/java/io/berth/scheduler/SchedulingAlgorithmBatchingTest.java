@@ -209,6 +209,23 @@ class SchedulingAlgorithmBatchingTest {
   }
 
   @Test
+  void aCycleOfAnotherProfileInBetweenBreaksTheBatch() {
+    addNodes(6);
+    Framework fw = framework(true, false);
+    SchedulingAlgorithm algo = new SchedulingAlgorithm(100, new OpportunisticBatchingIT.ConstantRandom());
+    String first = algo.schedulePod(fw, new CycleState(), pod("p0", 8080), snapshot[0], 1)
+        .suggestedHost();
+    snapshot[0].get(first).orElseThrow().addPod(PodInfo.of(new PodBuilder(pod("p0", 8080))
+        .editSpec().withNodeName(first).endSpec().build()));
+    // cycle 2 went to a pod of another profile
+    algo.schedulePod(fw, new CycleState(), pod("p1", 8080), snapshot[0], 3);
+    assertThat(scraped("scheduler_batch_cache_flushed_total{profile=\"default-scheduler\","
+        + "reason=\"pod_skipped\"}")).isEqualTo(1);
+    assertThat(scraped("scheduler_batch_attempts_total{profile=\"default-scheduler\","
+        + "result=\"hint_used\"}")).isZero();
+  }
+
+  @Test
   void aProfileWithAPluginThatCannotSignNeverBatches() {
     addNodes(4);
     Framework fw = framework(true, true);
