@@ -38,8 +38,11 @@ public final class FeatureGates {
   public static final String CLEARING_NOMINATED_NODE_NAME_AFTER_BINDING =
       "ClearingNominatedNodeNameAfterBinding";
   /**
-   * Opportunistic batching of pods with equal scheduling signatures (KEP-5598; beta, on, 1.35).
-   * Accepted with its default, but <b>not implemented</b> in Berth yet: it has no effect.
+   * Opportunistic batching of pods with equal scheduling signatures (KEP-5598; beta, on, 1.35):
+   * a pod whose signature equals the previous pod's, when that pod's node now rejects it, first
+   * tries the best remaining node of the previous cycle (see
+   * {@link io.berth.framework.runtime.OpportunisticBatch}). Off: every pod runs a full cycle and
+   * ties are broken by reservoir sampling, as before.
    */
   public static final String OPPORTUNISTIC_BATCHING = "OpportunisticBatching";
   /** Queueing hints (KEP-4247): GA in 1.34, locked to true; setting it false is an error. */

@@ -85,4 +85,9 @@ public interface Framework extends Handle {
 
   /** Names of the enabled plugins per extension point, for logs and tests. */
   Map<String, List<String>> listPlugins();
+
+  /** The profile's opportunistic batching; {@link NodeHints#DISABLED} when the gate is off. */
+  default NodeHints nodeHints() {
+    return NodeHints.DISABLED;
+  }
 }

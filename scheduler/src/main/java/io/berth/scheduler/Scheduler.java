@@ -221,7 +221,7 @@ public final class Scheduler {
     }
     ScheduleResult result;
     try {
-      result = algorithm.schedulePod(fw, state, pod, snapshot);
+      result = algorithm.schedulePod(fw, state, pod, snapshot, queue.schedulingCycle());
     } catch (SchedulingAlgorithm.NoNodesAvailableException e) {
       return CycleOutcome.failed(Status.of(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, e.getMessage()),
           NominatingInfo.NOOP);

@@ -87,7 +87,7 @@ public final class SchedulerAssembly {
             }
           })
           .listers(b.listers).eventRecorder(recorder).parallelizer(parallelizer)
-          .nominator(nominator).snapshot(() -> snapshot).metrics(metrics).build());
+          .nominator(nominator).snapshot(() -> snapshot).metrics(metrics).batchMetrics(metrics).build());
     }
     this.frameworks = Map.copyOf(fws);
     Map<String, QueueProfile> queueProfiles = new LinkedHashMap<>();
@@ -131,8 +131,12 @@ public final class SchedulerAssembly {
    * Throws {@link IllegalArgumentException} naming the profile and field.
    */
   public static void validate(SchedulerConfiguration config, Registry registry) {
+    // without batching: these runtimes are thrown away, and the one-time log that a profile cannot
+    // batch (a plugin that does not sign) belongs to the scheduler's own runtimes
+    FeatureGates noBatching = FeatureGates.parse(FeatureGates.OPPORTUNISTIC_BATCHING + "=false");
     for (ProfileConfig profile : config.profiles()) {
-      FrameworkRuntime.builder(registry, profile).listers(InformerListers.empty()).build();
+      FrameworkRuntime.builder(registry, profile).listers(InformerListers.empty())
+          .featureGates(noBatching).build();
     }
   }
 

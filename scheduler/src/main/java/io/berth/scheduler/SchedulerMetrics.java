@@ -1,5 +1,6 @@
 package io.berth.scheduler;
 
+import io.berth.framework.BatchMetrics;
 import io.berth.framework.PreemptionMetrics;
 import io.berth.framework.runtime.ExtensionPointMetrics;
 import io.micrometer.core.instrument.Counter;
@@ -21,10 +22,15 @@ import java.util.function.Supplier;
  * {@code scheduler_pod_scheduling_attempts}, {@code scheduler_preemption_attempts_total},
  * {@code scheduler_preemption_victims},
  * {@code scheduler_preemption_goroutines_duration_seconds{result}},
- * {@code scheduler_preemption_goroutines_execution_total{result}}. Thread-safe (Micrometer meters
- * are).
+ * {@code scheduler_preemption_goroutines_execution_total{result}},
+ * {@code scheduler_batch_attempts_total{profile,result}},
+ * {@code scheduler_batch_cache_flushed_total{profile,reason}},
+ * {@code scheduler_get_node_hint_duration_seconds{hinted,profile}},
+ * {@code scheduler_store_schedule_results_duration_seconds{profile}}. Thread-safe (Micrometer
+ * meters are).
  */
-public final class SchedulerMetrics implements ExtensionPointMetrics, PreemptionMetrics {
+public final class SchedulerMetrics implements ExtensionPointMetrics, PreemptionMetrics,
+    BatchMetrics {
   public static final String SCHEDULED = "scheduled";
   public static final String UNSCHEDULABLE = "unschedulable";
   public static final String ERROR = "error";
@@ -32,6 +38,7 @@ public final class SchedulerMetrics implements ExtensionPointMetrics, Preemption
   private static final Duration[] ATTEMPT_BUCKETS = buckets(0.001, 2, 15);
   private static final Duration[] EXTENSION_BUCKETS = buckets(0.0001, 2, 12);
   private static final Duration[] SLI_BUCKETS = buckets(0.01, 2, 20);
+  private static final Duration[] HINT_BUCKETS = buckets(0.00001, 2, 12);
 
   private final MeterRegistry registry;
 
@@ -102,6 +109,37 @@ public final class SchedulerMetrics implements ExtensionPointMetrics, Preemption
     Counter.builder("scheduler.preemption.goroutines.execution")
         .description("Number of preemption goroutines executed.")
         .tag("result", result).register(registry).increment();
+  }
+
+  @Override
+  public void batchAttempt(String profile, String result) {
+    Counter.builder("scheduler.batch.attempts")
+        .description("Counts of results when we attempt to use batching.")
+        .tags("profile", profile, "result", result).register(registry).increment();
+  }
+
+  @Override
+  public void batchCacheFlushed(String profile, String reason) {
+    Counter.builder("scheduler.batch.cache.flushed")
+        .description("Counts of cache flushes by reason.")
+        .tags("profile", profile, "reason", reason).register(registry).increment();
+  }
+
+  @Override
+  public void nodeHintDuration(boolean hinted, String profile, long nanos) {
+    Timer.builder("scheduler.get.node.hint.duration")
+        .description("Latency for getting a node hint.")
+        .tags("hinted", hinted ? "hint" : "no_hint", "profile", profile)
+        .serviceLevelObjectives(HINT_BUCKETS).register(registry)
+        .record(nanos, TimeUnit.NANOSECONDS);
+  }
+
+  @Override
+  public void storeScheduleResultsDuration(String profile, long nanos) {
+    Timer.builder("scheduler.store.schedule.results.duration")
+        .description("Latency for storing the results of a scheduling cycle for batching.")
+        .tags("profile", profile).serviceLevelObjectives(HINT_BUCKETS).register(registry)
+        .record(nanos, TimeUnit.NANOSECONDS);
   }
 
   /** A pod entered a queue because of an event: {@code scheduler_queue_incoming_pods_total}. */

@@ -3,6 +3,8 @@ package io.berth.scheduler;
 import io.berth.framework.Code;
 import io.berth.framework.CycleState;
 import io.berth.framework.Framework;
+import io.berth.framework.NodeHints;
+import io.berth.framework.NodeHints.NodeHint;
 import io.berth.framework.NodeInfo;
 import io.berth.framework.NodeInfoLister;
 import io.berth.framework.PreFilterResult;
@@ -21,7 +23,9 @@ import java.util.random.RandomGenerator;
  * Finds the node for one pod, as kube-scheduler's {@code schedulePod}: PreFilter; the nominated
  * node first if the pod has one; Filter in parallel over the nodes starting where the previous
  * cycle stopped, stopping once enough feasible nodes are found (percentageOfNodesToScore); then
- * PreScore, Score and a uniformly random choice among the highest scores (reservoir sampling).
+ * PreScore, Score and a uniformly random choice among the highest scores (reservoir sampling;
+ * with OpportunisticBatching, a heap with a random tie-break, as upstream, whose remainder feeds
+ * the profile's batch).
  * Not thread-safe: confined to the scheduling thread (its own fan-out goes through the profile's
  * parallelizer).
  */
@@ -57,25 +61,56 @@ public final class SchedulingAlgorithm {
    * plugin error.
    */
   public ScheduleResult schedulePod(Framework fw, CycleState state, Pod pod, NodeInfoLister snapshot) {
+    return schedulePod(fw, state, pod, snapshot, 0);
+  }
+
+  /**
+   * As {@link #schedulePod(Framework, CycleState, Pod, NodeInfoLister)}, in the queue's scheduling
+   * cycle {@code cycle}. With the profile's opportunistic batching on (see {@link NodeHints}), the
+   * pod first tries the batch's hint node, like a nominated node; the chosen node comes off a
+   * heap of the scored nodes and the rest of the heap is stored for the next pod.
+   */
+  public ScheduleResult schedulePod(Framework fw, CycleState state, Pod pod,
+      NodeInfoLister snapshot, long cycle) {
     List<NodeInfo> allNodes = snapshot.list();
     if (allNodes.isEmpty()) {
       throw new NoNodesAvailableException();
     }
     Diagnosis diagnosis = new Diagnosis();
-    List<NodeInfo> feasible = findNodesThatFitPod(fw, state, pod, snapshot, allNodes, diagnosis);
+    NodeHints hints = fw.nodeHints();
+    NodeHint[] hint = {NodeHint.NONE};
+    List<NodeInfo> feasible = findNodesThatFitPod(fw, state, pod, snapshot, allNodes, diagnosis,
+        hints, cycle, hint);
     if (feasible.isEmpty()) {
       throw new FitError(pod, allNodes.size(), diagnosis);
     }
     int evaluated = feasible.size() + diagnosis.nodeToStatus().size();
     if (feasible.size() == 1) {
-      return new ScheduleResult(feasible.get(0).nodeName(), evaluated, 1);
+      String node = feasible.get(0).nodeName();
+      if (hints.enabled()) {
+        hints.storeScheduleResults(hint[0].signature(), hint[0].node(), node, null, cycle);
+      }
+      return new ScheduleResult(node, evaluated, 1);
     }
     long[] scores = prioritizeNodes(fw, state, pod, feasible);
-    return new ScheduleResult(selectHost(feasible, scores), evaluated, feasible.size());
+    if (!hints.enabled()) {
+      return new ScheduleResult(selectHost(feasible, scores), evaluated, feasible.size());
+    }
+    ScoredNodeHeap sorted = new ScoredNodeHeap(feasible, scores, random);
+    String node = sorted.pop();
+    hints.storeScheduleResults(hint[0].signature(), hint[0].node(), node, sorted, cycle);
+    return new ScheduleResult(node, evaluated, feasible.size());
   }
 
   List<NodeInfo> findNodesThatFitPod(Framework fw, CycleState state, Pod pod,
       NodeInfoLister snapshot, List<NodeInfo> allNodes, Diagnosis diagnosis) {
+    return findNodesThatFitPod(fw, state, pod, snapshot, allNodes, diagnosis, NodeHints.DISABLED,
+        0, new NodeHint[1]);
+  }
+
+  private List<NodeInfo> findNodesThatFitPod(Framework fw, CycleState state, Pod pod,
+      NodeInfoLister snapshot, List<NodeInfo> allNodes, Diagnosis diagnosis, NodeHints hints,
+      long cycle, NodeHint[] hintOut) {
     PreFilterResult pre = fw.runPreFilterPlugins(state, pod, allNodes);
     Status s = pre.status();
     if (!s.isSuccess()) {
@@ -88,7 +123,13 @@ public final class SchedulingAlgorithm {
       diagnosis.addPluginStatus(s);
       return List.of();
     }
+    NodeHint hint = hints.enabled() ? hints.getNodeHint(state, pod, cycle) : NodeHint.NONE;
+    hintOut[0] = hint;
     String nominated = pod.getStatus() == null ? null : pod.getStatus().getNominatedNodeName();
+    if (nominated == null || nominated.isEmpty()) {
+      // the batch's hint is tried like a nominated node (a nominated node takes precedence)
+      nominated = hint.node();
+    }
     if (nominated != null && !nominated.isEmpty()) {
       Optional<NodeInfo> node = snapshot.get(nominated);
       if (node.isPresent() && node.get().node().isPresent()) {

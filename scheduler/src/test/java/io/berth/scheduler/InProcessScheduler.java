@@ -35,6 +35,12 @@ final class InProcessScheduler implements AutoCloseable {
 
   InProcessScheduler(KubernetesClient client, String configYaml, Registry registry,
       FeatureGates gates) throws InterruptedException {
+    this(client, configYaml, registry, gates, new java.util.SplittableRandom());
+  }
+
+  /** {@code random}: the algorithm's tie-break source (tests inject a constant one). */
+  InProcessScheduler(KubernetesClient client, String configYaml, Registry registry,
+      FeatureGates gates, java.util.random.RandomGenerator random) throws InterruptedException {
     SchedulerConfiguration config = configYaml == null ? SchedulerConfigLoader.defaults(registry)
         : SchedulerConfigLoader.load(configYaml, registry);
     informers = new SharedInformerFactory(client);
@@ -42,7 +48,7 @@ final class InProcessScheduler implements AutoCloseable {
     assembly = SchedulerAssembly.builder(config, registry).client(client).featureGates(gates)
         .listers(new InformerListers(informers))
         .eventRecorders(name -> new KubernetesEventRecorder(client, name))
-        .meterRegistry(metrics)
+        .meterRegistry(metrics).random(random)
         .informerPod(p -> pods.get(p.getMetadata().getNamespace(), p.getMetadata().getName()))
         .build();
     informers.informerFor(Pod.class).addEventHandler(assembly.podHandler());

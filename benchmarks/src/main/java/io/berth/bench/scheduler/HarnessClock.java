@@ -4,6 +4,8 @@ import io.berth.framework.CycleState;
 import io.berth.framework.NodeInfo;
 import io.berth.framework.PreFilterPlugin;
 import io.berth.framework.PreFilterResult;
+import io.berth.framework.SignPlugin;
+import io.berth.framework.SignResult;
 import io.berth.framework.StateData;
 import io.fabric8.kubernetes.api.model.Pod;
 import java.util.List;
@@ -14,9 +16,11 @@ import java.util.concurrent.ConcurrentHashMap;
  * A PreFilter that stamps the cycle's start time into CycleState, so the harness binder can
  * measure each pod's scheduling latency (cycle start to bound), and remembers each pod's first
  * attempt (for the latency from first attempt to bound, which includes backoff after preemption).
- * Thread-safe: the first attempts live in a concurrent map.
+ * It reads nothing of the pod that affects placement, so it signs with no fragment (and does not
+ * turn OpportunisticBatching off for the harness profile). Thread-safe: the first attempts live
+ * in a concurrent map.
  */
-final class HarnessClock implements PreFilterPlugin {
+final class HarnessClock implements PreFilterPlugin, SignPlugin {
   static final String NAME = "HarnessClock";
   static final String KEY = "HarnessClock/start";
 
@@ -31,6 +35,11 @@ final class HarnessClock implements PreFilterPlugin {
   @Override
   public String name() {
     return NAME;
+  }
+
+  @Override
+  public SignResult signPod(Pod pod) {
+    return SignResult.none();
   }
 
   // pod uid -> nanoTime of its first PreFilter; concurrent map

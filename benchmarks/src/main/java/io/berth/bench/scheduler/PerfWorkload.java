@@ -14,15 +14,68 @@ import java.util.function.UnaryOperator;
  * templates (pod-default, pod-with-topology-spreading, pod-with-node-affinity,
  * pod-with-pod-anti-affinity, pod-with-pod-affinity, pod-low-priority, pod-high-priority), and
  * optionally a churn pod created every {@code churnInterval} while the measured pods are
- * scheduled (null when there is none). Immutable.
+ * scheduled (null when there is none), and whether the profile keeps PodTopologySpread's system
+ * default constraints (true but for the batching workloads). Immutable.
  */
 record PerfWorkload(String name, int nodes, IntFunction<String> zoneOf, int initPods,
     UnaryOperator<PodBuilder> initPod, int measuredPods, UnaryOperator<PodBuilder> measuredPod,
-    UnaryOperator<PodBuilder> churnPod, Duration churnInterval) {
+    UnaryOperator<PodBuilder> churnPod, Duration churnInterval, boolean defaultSpreading) {
 
   PerfWorkload(String name, int nodes, IntFunction<String> zoneOf, int initPods,
       UnaryOperator<PodBuilder> initPod, int measuredPods, UnaryOperator<PodBuilder> measuredPod) {
-    this(name, nodes, zoneOf, initPods, initPod, measuredPods, measuredPod, null, null);
+    this(name, nodes, zoneOf, initPods, initPod, measuredPods, measuredPod, null, null, true);
+  }
+
+  PerfWorkload(String name, int nodes, IntFunction<String> zoneOf, int initPods,
+      UnaryOperator<PodBuilder> initPod, int measuredPods, UnaryOperator<PodBuilder> measuredPod,
+      UnaryOperator<PodBuilder> churnPod, Duration churnInterval) {
+    this(name, nodes, zoneOf, initPods, initPod, measuredPods, measuredPod, churnPod,
+        churnInterval, true);
+  }
+
+  /**
+   * A batching workload (KEP-5598): no init pods and the profile's PodTopologySpread without
+   * default constraints ({@code defaultingType: List}), upstream's documented prerequisite
+   * for OpportunisticBatching (default spreading makes every pod unsignable).
+   */
+  private static PerfWorkload batching(String name, int nodes, int measuredPods,
+      UnaryOperator<PodBuilder> pod) {
+    return new PerfWorkload(name, nodes, i -> null, 0, b -> b, measuredPods, pod, null, null,
+        false);
+  }
+
+  /** Each pod asks for the node's whole 4 cpu: one pod per node (the 5,000 x 5,000). */
+  static PerfWorkload batchingWholeNode(int nodes, int measuredPods) {
+    return batching("BatchingWholeNode", nodes, measuredPods, b -> cpu(b, "4"));
+  }
+
+  /** Each pod asks for host port 8080: one pod per node through NodePorts. */
+  static PerfWorkload batchingHostPortConflict(int nodes, int measuredPods) {
+    return batching("BatchingHostPortConflict", nodes, measuredPods, b -> hostPort(b, 8080));
+  }
+
+  /**
+   * Each pod asks for 2 of the node's 4 cpu: two per node, so a node the previous pod went to
+   * still fits the next one every other cycle (node_not_full), the limit of the batching rule.
+   */
+  static PerfWorkload batchingResourceSaturation(int nodes, int measuredPods) {
+    return batching("BatchingResourceSaturation", nodes, measuredPods, b -> cpu(b, "2"));
+  }
+
+  /**
+   * Whole-node pods whose host port alternates between 8080 and 8081 pod by pod: no two
+   * consecutive pods share a signature (pod_incompatible), so batching never hits and what is
+   * left is its cost.
+   */
+  static PerfWorkload batchingAlternatingSignatures(int nodes, int measuredPods) {
+    java.util.concurrent.atomic.AtomicInteger n = new java.util.concurrent.atomic.AtomicInteger();
+    return batching("BatchingAlternatingSignatures", nodes, measuredPods,
+        b -> hostPort(cpu(b, "4"), n.getAndIncrement() % 2 == 0 ? 8080 : 8081));
+  }
+
+  private static PodBuilder hostPort(PodBuilder b, int port) {
+    return b.editSpec().editFirstContainer().addNewPort().withContainerPort(port)
+        .withHostPort(port).endPort().endContainer().endSpec();
   }
 
   static final String ZONE = "topology.kubernetes.io/zone";
@@ -124,10 +177,15 @@ record PerfWorkload(String name, int nodes, IntFunction<String> zoneOf, int init
       case "SchedulingPodAffinity" -> podAffinity(nodes, initPods, measuredPods);
       case "PreemptionBasic" -> preemptionBasic(nodes, initPods, measuredPods);
       case "PreemptionAsync" -> preemptionAsync(nodes, initPods, measuredPods);
+      case "BatchingWholeNode" -> batchingWholeNode(nodes, measuredPods);
+      case "BatchingHostPortConflict" -> batchingHostPortConflict(nodes, measuredPods);
+      case "BatchingResourceSaturation" -> batchingResourceSaturation(nodes, measuredPods);
+      case "BatchingAlternatingSignatures" -> batchingAlternatingSignatures(nodes, measuredPods);
       default -> throw new IllegalArgumentException("unknown workload " + name + "; known:"
           + " SchedulingBasic, TopologySpreading, SchedulingNodeAffinity,"
           + " SchedulingPodAntiAffinity, SchedulingPodAffinity, PreemptionBasic,"
-          + " PreemptionAsync");
+          + " PreemptionAsync, BatchingWholeNode, BatchingHostPortConflict,"
+          + " BatchingResourceSaturation, BatchingAlternatingSignatures");
     };
   }
 }

@@ -43,7 +43,7 @@ public final class SchedulerThroughputRun {
 
   /** The figures of one run. */
   record Result(String workload, double avgPodsPerSecond, double overallPodsPerSecond,
-      double p50Millis, double p99Millis, double sliP99Millis, int samples) {}
+      double p50Millis, double p99Millis, double sliP99Millis, int samples, long batchHits) {}
 
   /** Name prefix of the measured pods. */
   static final String MEASURED = "measured";
@@ -83,6 +83,11 @@ public final class SchedulerThroughputRun {
   }
 
   static Result run(PerfWorkload w) throws Exception {
+    return run(w, FeatureGates.parse(System.getProperty("berth.featureGates", "")));
+  }
+
+  /** One run of {@code w} with the given feature gates. */
+  static Result run(PerfWorkload w, FeatureGates gates) throws Exception {
     Map<String, Pod> current = new ConcurrentHashMap<>();
     AtomicInteger bound = new AtomicInteger();
     AtomicInteger measuredBound = new AtomicInteger();
@@ -120,12 +125,16 @@ public final class SchedulerThroughputRun {
         "      enabled: [{name: " + HarnessClock.NAME + "}]",
         "    multiPoint:",
         "      enabled: [{name: " + HarnessBinder.NAME + "}]",
-        "      disabled: [{name: DefaultBinder}]"), registry);
+        "      disabled: [{name: DefaultBinder}]",
+        w.defaultSpreading() ? "" : String.join("\n",
+            "  pluginConfig:",
+            "  - name: PodTopologySpread",
+            "    args: {defaultingType: List}")), registry);
     SimpleMeterRegistry meters = new SimpleMeterRegistry();
     SchedulerAssembly assembly = SchedulerAssembly.builder(config, registry)
         .informerPod(p -> Optional.ofNullable(current.get(key(p))))
         .podApi(podApi)
-        .featureGates(FeatureGates.parse(System.getProperty("berth.featureGates", "")))
+        .featureGates(gates)
         .meterRegistry(meters)
         .build();
     ref.set(assembly);
@@ -211,8 +220,22 @@ public final class SchedulerThroughputRun {
             String.format("%.0f", t.totalTime(TimeUnit.MILLISECONDS)),
             String.format("%.2f", t.mean(TimeUnit.MILLISECONDS)));
       }
+      long hits = 0;
+      for (io.micrometer.core.instrument.Counter c : meters.find("scheduler.batch.attempts")
+          .counters()) {
+        LOG.info("{}: batch attempts result={}: {}", w.name(), c.getId().getTag("result"),
+            (long) c.count());
+        if ("hint_used".equals(c.getId().getTag("result"))) {
+          hits += (long) c.count();
+        }
+      }
+      for (io.micrometer.core.instrument.Counter c : meters.find("scheduler.batch.cache.flushed")
+          .counters()) {
+        LOG.info("{}: batch cache flushed reason={}: {}", w.name(), c.getId().getTag("reason"),
+            (long) c.count());
+      }
       return new Result(w.name(), avg, w.measuredPods() / (elapsed / 1e9), percentile(lat, 0.50),
-          percentile(lat, 0.99), percentile(sli, 0.99), full.size());
+          percentile(lat, 0.99), percentile(sli, 0.99), full.size(), hits);
     } finally {
       churn.shutdownNow();
       assembly.stop(Duration.ofSeconds(10));

@@ -12,9 +12,11 @@ import io.berth.framework.Code;
 import io.berth.framework.CycleState;
 import io.berth.framework.EnqueueExtensions;
 import io.berth.framework.EventRecorder;
+import io.berth.framework.BatchMetrics;
 import io.berth.framework.FilterPlugin;
 import io.berth.framework.FeatureGates;
 import io.berth.framework.Framework;
+import io.berth.framework.NodeHints;
 import io.berth.framework.NodeInfo;
 import io.berth.framework.NodeInfoLister;
 import io.berth.framework.NodeToStatus;
@@ -84,6 +86,7 @@ public final class FrameworkRuntime implements Framework {
   private final PodNominator nominator;
   private final Supplier<NodeInfoLister> snapshot;
   private final ExtensionPointMetrics metrics;
+  private final BatchMetrics batchMetrics;
   private final ScheduledExecutorService timers;
   private final WaitingPods waitingPods;
 
@@ -104,6 +107,7 @@ public final class FrameworkRuntime implements Framework {
   private List<PostBindPlugin> postBind = List.of();
   private Map<String, List<ClusterEventWithHint>> enqueueExtensions = Map.of();
   private Map<String, List<String>> listing = Map.of();
+  private NodeHints nodeHints = NodeHints.DISABLED;
 
   private FrameworkRuntime(Builder b) {
     this.profileName = b.profile.schedulerName();
@@ -120,6 +124,7 @@ public final class FrameworkRuntime implements Framework {
     this.nominator = b.nominator;
     this.snapshot = b.snapshot;
     this.metrics = b.metrics;
+    this.batchMetrics = b.batchMetrics;
     this.timers = b.timers;
     this.waitingPods = new WaitingPods(b.timers);
   }
@@ -143,6 +148,7 @@ public final class FrameworkRuntime implements Framework {
     private PodNominator nominator = nodeName -> List.of();
     private Supplier<NodeInfoLister> snapshot;
     private ExtensionPointMetrics metrics = ExtensionPointMetrics.NOOP;
+    private BatchMetrics batchMetrics = BatchMetrics.NOOP;
     private ScheduledExecutorService timers;
 
     private Builder(Registry registry, ProfileConfig profile) {
@@ -205,6 +211,12 @@ public final class FrameworkRuntime implements Framework {
 
     public Builder metrics(ExtensionPointMetrics value) {
       this.metrics = value;
+      return this;
+    }
+
+    /** Where opportunistic batching reports (when its gate is on); none by default. */
+    public Builder batchMetrics(BatchMetrics value) {
+      this.batchMetrics = value;
       return this;
     }
 
@@ -289,6 +301,11 @@ public final class FrameworkRuntime implements Framework {
     }
     this.listing = Map.copyOf(names);
     this.enqueueExtensions = collectEnqueueExtensions(lists);
+    if (featureGates.enabled(FeatureGates.OPPORTUNISTIC_BATCHING)) {
+      PodSignatures signatures = PodSignatures.of(profileName, metrics, preFilter, filter,
+          preScore, score);
+      this.nodeHints = new OpportunisticBatch(this, signatures::sign, batchMetrics, System::nanoTime);
+    }
   }
 
   private static Map<String, List<ClusterEventWithHint>> collectEnqueueExtensions(PluginLists lists) {
@@ -827,6 +844,11 @@ public final class FrameworkRuntime implements Framework {
       }
     }
     metrics.observe("PostBind", "Success", profileName, System.nanoTime() - start);
+  }
+
+  @Override
+  public NodeHints nodeHints() {
+    return nodeHints;
   }
 
   @Override

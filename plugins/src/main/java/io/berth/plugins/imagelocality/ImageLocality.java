@@ -1,5 +1,9 @@
 package io.berth.plugins.imagelocality;
 
+import io.berth.framework.SignPlugin;
+import io.berth.framework.SignResult;
+import io.berth.framework.SignFragment;
+import io.berth.framework.PodSigners;
 import io.berth.framework.CycleState;
 import io.berth.framework.Handle;
 import io.berth.framework.ImageStateSummary;
@@ -19,7 +23,7 @@ import java.util.Map;
  * [23 MiB, 1000 MiB × number of containers] and mapped linearly onto [0, 100]. No NormalizeScore.
  * Thread-safe: it keeps only the profile's {@link Handle}, and reads the cycle's snapshot.
  */
-public final class ImageLocality implements ScorePlugin {
+public final class ImageLocality implements ScorePlugin, SignPlugin {
   public static final String NAME = "ImageLocality";
 
   private static final long MB = 1024L * 1024L;
@@ -42,6 +46,20 @@ public final class ImageLocality implements ScorePlugin {
   @Override
   public String name() {
     return NAME;
+  }
+
+  /** Scores depend on the (normalized) images of the containers and init containers. */
+  @Override
+  public SignResult signPod(Pod pod) {
+    List<String> images = new java.util.ArrayList<>();
+    for (Container c : containers(pod, true)) {
+      images.add(normalizedImageName(c.getImage()));
+    }
+    for (Container c : containers(pod, false)) {
+      images.add(normalizedImageName(c.getImage()));
+    }
+    images.sort(null);
+    return SignResult.of(new SignFragment(PodSigners.IMAGE_NAMES, List.copyOf(images)));
   }
 
   @Override

@@ -1,5 +1,9 @@
 package io.berth.plugins.interpodaffinity;
 
+import io.berth.framework.SignPlugin;
+import io.berth.framework.SignResult;
+import io.berth.framework.SignFragment;
+import io.berth.framework.PodSigners;
 import io.berth.framework.ActionType;
 import io.berth.framework.AffinityTerm;
 import io.berth.framework.ClusterEvent;
@@ -47,7 +51,8 @@ import java.util.Optional;
  * Namespace lister, requested in {@link #create}.
  */
 public final class InterPodAffinity implements PreFilterPlugin, PreFilterExtensions,
-    FilterPlugin, PreScorePlugin, ScorePlugin, ScorePlugin.ScoreExtensions, EnqueueExtensions {
+    FilterPlugin, PreScorePlugin, ScorePlugin, ScorePlugin.ScoreExtensions, EnqueueExtensions,
+    SignPlugin {
   public static final String NAME = "InterPodAffinity";
 
   /** Filter reason: the node's domains hold no pod satisfying the pod's affinity. */
@@ -88,6 +93,24 @@ public final class InterPodAffinity implements PreFilterPlugin, PreFilterExtensi
   @Override
   public String name() {
     return NAME;
+  }
+
+  /**
+   * Pods with pod affinity or anti-affinity depend on where other pods are: unsignable. Otherwise
+   * existing pods' terms match the pod's labels, which are signed, unless the profile ignores the
+   * preferred terms of existing pods (upstream signs nothing then).
+   */
+  @Override
+  public SignResult signPod(Pod pod) {
+    io.fabric8.kubernetes.api.model.Affinity a = pod.getSpec() == null ? null
+        : pod.getSpec().getAffinity();
+    if (a != null && (a.getPodAffinity() != null || a.getPodAntiAffinity() != null)) {
+      return SignResult.unsignable("pods with pod affinity or anti-affinity are not signable");
+    }
+    if (args.ignorePreferredTermsOfExistingPods()) {
+      return SignResult.none();
+    }
+    return SignResult.of(new SignFragment(PodSigners.LABELS, PodSigners.labels(pod)));
   }
 
   /** The validated arguments in use. */

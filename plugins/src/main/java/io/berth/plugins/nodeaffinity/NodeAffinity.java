@@ -1,5 +1,9 @@
 package io.berth.plugins.nodeaffinity;
 
+import io.berth.framework.SignPlugin;
+import io.berth.framework.SignResult;
+import io.berth.framework.SignFragment;
+import io.berth.framework.PodSigners;
 import io.berth.framework.ActionType;
 import io.berth.framework.ClusterEvent;
 import io.berth.framework.ClusterEventWithHint;
@@ -45,7 +49,7 @@ import java.util.Set;
  * with a status naming the field. Immutable after construction; Filter and Score are thread-safe.
  */
 public final class NodeAffinity implements PreFilterPlugin, FilterPlugin, PreScorePlugin,
-    ScorePlugin, ScorePlugin.ScoreExtensions, EnqueueExtensions {
+    ScorePlugin, ScorePlugin.ScoreExtensions, EnqueueExtensions, SignPlugin {
   public static final String NAME = "NodeAffinity";
   /** Upstream's {@code ErrReasonPod}. */
   public static final String ERR_REASON_POD = "node(s) didn't match Pod's node affinity/selector";
@@ -97,6 +101,13 @@ public final class NodeAffinity implements PreFilterPlugin, FilterPlugin, PreSco
   @Override
   public String name() {
     return NAME;
+  }
+
+  /** Feasibility and scores depend on the node affinity and the node selector of the pod. */
+  @Override
+  public SignResult signPod(Pod pod) {
+    return SignResult.of(new SignFragment(PodSigners.NODE_AFFINITY, PodSigners.nodeAffinity(pod)),
+        new SignFragment(PodSigners.NODE_SELECTOR, PodSigners.nodeSelector(pod)));
   }
 
   @Override

@@ -1,5 +1,9 @@
 package io.berth.plugins.nodename;
 
+import io.berth.framework.SignPlugin;
+import io.berth.framework.SignResult;
+import io.berth.framework.SignFragment;
+import io.berth.framework.PodSigners;
 import io.berth.framework.ActionType;
 import io.berth.framework.ClusterEvent;
 import io.berth.framework.ClusterEventWithHint;
@@ -21,7 +25,7 @@ import java.util.Map;
  * change the verdict, so it registers Node/Add. Stateless and thread-safe; Filter runs on many
  * threads at once.
  */
-public final class NodeName implements FilterPlugin, EnqueueExtensions {
+public final class NodeName implements FilterPlugin, EnqueueExtensions, SignPlugin {
   public static final String NAME = "NodeName";
   /** Upstream's {@code ErrReason}. */
   public static final String ERR_REASON = "node(s) didn't match the requested node name";
@@ -38,6 +42,12 @@ public final class NodeName implements FilterPlugin, EnqueueExtensions {
   @Override
   public String name() {
     return NAME;
+  }
+
+  /** Feasibility depends on {@code spec.nodeName} only. */
+  @Override
+  public SignResult signPod(Pod pod) {
+    return SignResult.of(new SignFragment(PodSigners.NODE_NAME, PodSigners.nodeName(pod)));
   }
 
   @Override

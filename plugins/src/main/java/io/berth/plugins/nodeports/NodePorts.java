@@ -1,5 +1,9 @@
 package io.berth.plugins.nodeports;
 
+import io.berth.framework.SignPlugin;
+import io.berth.framework.SignResult;
+import io.berth.framework.SignFragment;
+import io.berth.framework.PodSigners;
 import io.berth.framework.ActionType;
 import io.berth.framework.ClusterEvent;
 import io.berth.framework.ClusterEventWithHint;
@@ -32,7 +36,7 @@ import java.util.Optional;
  * may resolve. PreFilter skips pods without host ports. Stateless apart from the immutable cycle
  * state PreFilter writes; Filter is thread-safe.
  */
-public final class NodePorts implements PreFilterPlugin, FilterPlugin, EnqueueExtensions {
+public final class NodePorts implements PreFilterPlugin, FilterPlugin, EnqueueExtensions, SignPlugin {
   public static final String NAME = "NodePorts";
   /** Upstream's {@code ErrReason}. */
   public static final String ERR_REASON =
@@ -60,6 +64,12 @@ public final class NodePorts implements PreFilterPlugin, FilterPlugin, EnqueueEx
   @Override
   public String name() {
     return NAME;
+  }
+
+  /** Feasibility depends on the host ports the containers ask for. */
+  @Override
+  public SignResult signPod(Pod pod) {
+    return SignResult.of(new SignFragment(PodSigners.HOST_PORTS, PodSigners.hostPorts(pod)));
   }
 
   @Override

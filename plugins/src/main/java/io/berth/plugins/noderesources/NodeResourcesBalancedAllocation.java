@@ -1,5 +1,9 @@
 package io.berth.plugins.noderesources;
 
+import io.berth.framework.SignPlugin;
+import io.berth.framework.SignResult;
+import io.berth.framework.SignFragment;
+import io.berth.framework.PodSigners;
 import io.berth.framework.CycleState;
 import io.berth.framework.Handle;
 import io.berth.framework.NodeInfo;
@@ -21,7 +25,7 @@ import java.util.Map;
  * runs on the scheduling thread and stores the pod's requests; Score runs on many threads at once
  * and only reads; the plugin is immutable after construction.
  */
-public final class NodeResourcesBalancedAllocation implements PreScorePlugin, ScorePlugin {
+public final class NodeResourcesBalancedAllocation implements PreScorePlugin, ScorePlugin, SignPlugin {
   public static final String NAME = "NodeResourcesBalancedAllocation";
 
   static final String PRE_SCORE_STATE_KEY = "PreScore" + NAME;
@@ -40,6 +44,12 @@ public final class NodeResourcesBalancedAllocation implements PreScorePlugin, Sc
   @Override
   public String name() {
     return NAME;
+  }
+
+  /** Scores depend on the container requests and the overhead. */
+  @Override
+  public SignResult signPod(Pod pod) {
+    return SignResult.of(new SignFragment(PodSigners.RESOURCES, PodSigners.resources(pod)));
   }
 
   @Override

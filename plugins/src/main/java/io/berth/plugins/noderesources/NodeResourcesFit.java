@@ -1,5 +1,9 @@
 package io.berth.plugins.noderesources;
 
+import io.berth.framework.SignPlugin;
+import io.berth.framework.SignResult;
+import io.berth.framework.SignFragment;
+import io.berth.framework.PodSigners;
 import io.berth.framework.ActionType;
 import io.berth.framework.ClusterEvent;
 import io.berth.framework.ClusterEventWithHint;
@@ -36,7 +40,8 @@ import java.util.Set;
  * once and only read it, the NodeInfo and this plugin, which is immutable after construction.
  */
 public final class NodeResourcesFit
-    implements PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, EnqueueExtensions {
+    implements PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, EnqueueExtensions,
+    SignPlugin {
   public static final String NAME = "NodeResourcesFit";
   /** Filter reason when the node already runs its maximum number of pods. */
   public static final String REASON_TOO_MANY_PODS = ResourceFit.TOO_MANY_PODS;
@@ -83,6 +88,12 @@ public final class NodeResourcesFit
   @Override
   public String name() {
     return NAME;
+  }
+
+  /** Feasibility and scores depend on the container requests and the overhead. */
+  @Override
+  public SignResult signPod(Pod pod) {
+    return SignResult.of(new SignFragment(PodSigners.RESOURCES, PodSigners.resources(pod)));
   }
 
   /**

@@ -1,5 +1,9 @@
 package io.berth.plugins.nodeunschedulable;
 
+import io.berth.framework.SignPlugin;
+import io.berth.framework.SignResult;
+import io.berth.framework.SignFragment;
+import io.berth.framework.PodSigners;
 import io.berth.framework.ActionType;
 import io.berth.framework.ClusterEvent;
 import io.berth.framework.ClusterEventWithHint;
@@ -28,7 +32,7 @@ import java.util.Objects;
  * unless the pod tolerates the {@code node.kubernetes.io/unschedulable:NoSchedule} taint.
  * Stateless and thread-safe; Filter runs on many threads at once, hints under the queue's lock.
  */
-public final class NodeUnschedulable implements FilterPlugin, EnqueueExtensions {
+public final class NodeUnschedulable implements FilterPlugin, EnqueueExtensions, SignPlugin {
   public static final String NAME = "NodeUnschedulable";
   /** Upstream's {@code ErrReasonUnschedulable}. */
   public static final String ERR_REASON_UNSCHEDULABLE = "node(s) were unschedulable";
@@ -51,6 +55,12 @@ public final class NodeUnschedulable implements FilterPlugin, EnqueueExtensions 
   @Override
   public String name() {
     return NAME;
+  }
+
+  /** Feasibility depends on whether the pod tolerates the unschedulable taint. */
+  @Override
+  public SignResult signPod(Pod pod) {
+    return SignResult.of(new SignFragment(PodSigners.TOLERATIONS, PodSigners.tolerations(pod)));
   }
 
   @Override

@@ -1,5 +1,7 @@
 package io.berth.plugins.podtopologyspread;
 
+import io.berth.framework.SignPlugin;
+import io.berth.framework.SignResult;
 import io.berth.framework.ActionType;
 import io.berth.framework.ClusterEvent;
 import io.berth.framework.ClusterEventWithHint;
@@ -48,7 +50,7 @@ import java.util.Optional;
  * {@code PreScorePodTopologySpread}).
  */
 public final class PodTopologySpread implements PreFilterPlugin, FilterPlugin, PreScorePlugin,
-    ScorePlugin, EnqueueExtensions {
+    ScorePlugin, EnqueueExtensions, SignPlugin {
   public static final String NAME = "PodTopologySpread";
   /** Filter reason when placing the pod on the node would exceed a constraint's maxSkew. */
   public static final String ERR_REASON_CONSTRAINTS_NOT_MATCH =
@@ -66,6 +68,7 @@ public final class PodTopologySpread implements PreFilterPlugin, FilterPlugin, P
 
   private final Handle handle;
   private final boolean systemDefaulted;
+  private final boolean hasDefaultConstraints;
   private final ConstraintSource source;
   private final SpreadHints hints;
   private final PreFilterExtensions extensions = new Extensions();
@@ -73,9 +76,11 @@ public final class PodTopologySpread implements PreFilterPlugin, FilterPlugin, P
   // thread-safe (see CountingMemo): PreFilter's per-node counts carried across cycles
   private final CountingMemo memo = new CountingMemo();
 
-  private PodTopologySpread(Handle handle, boolean systemDefaulted, ConstraintSource source) {
+  private PodTopologySpread(Handle handle, boolean systemDefaulted, boolean hasDefaultConstraints,
+      ConstraintSource source) {
     this.handle = handle;
     this.systemDefaulted = systemDefaulted;
+    this.hasDefaultConstraints = hasDefaultConstraints;
     this.source = source;
     this.hints = new SpreadHints(source);
   }
@@ -95,13 +100,29 @@ public final class PodTopologySpread implements PreFilterPlugin, FilterPlugin, P
           handle.lister(ReplicationController.class), handle.lister(ReplicaSet.class),
           handle.lister(StatefulSet.class)));
     }
-    return new PodTopologySpread(handle, parsed.systemDefaulting(),
+    return new PodTopologySpread(handle, parsed.systemDefaulting(), !defaults.isEmpty(),
         new ConstraintSource(defaults, selector));
   }
 
   @Override
   public String name() {
     return NAME;
+  }
+
+  /**
+   * Spreading depends on where other pods are: pods with constraints are unsignable, and so is
+   * every pod when the profile has default constraints (System defaulting, or a non-empty List).
+   */
+  @Override
+  public SignResult signPod(Pod pod) {
+    if (pod.getSpec() != null && pod.getSpec().getTopologySpreadConstraints() != null
+        && !pod.getSpec().getTopologySpreadConstraints().isEmpty()) {
+      return SignResult.unsignable("pods with topology constraints are not signable");
+    }
+    if (hasDefaultConstraints) {
+      return SignResult.unsignable("pods with default topology constraints are not signable");
+    }
+    return SignResult.none();
   }
 
   @Override

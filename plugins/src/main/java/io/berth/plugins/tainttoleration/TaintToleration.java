@@ -1,5 +1,9 @@
 package io.berth.plugins.tainttoleration;
 
+import io.berth.framework.SignPlugin;
+import io.berth.framework.SignResult;
+import io.berth.framework.SignFragment;
+import io.berth.framework.PodSigners;
 import io.berth.framework.ActionType;
 import io.berth.framework.ClusterEvent;
 import io.berth.framework.ClusterEventWithHint;
@@ -41,7 +45,7 @@ import java.util.Optional;
  * writes; Filter and Score are thread-safe.
  */
 public final class TaintToleration
-    implements FilterPlugin, PreScorePlugin, ScorePlugin, ScorePlugin.ScoreExtensions,
+    implements FilterPlugin, PreScorePlugin, ScorePlugin, ScorePlugin.ScoreExtensions, SignPlugin,
     EnqueueExtensions {
   public static final String NAME = "TaintToleration";
 
@@ -66,6 +70,12 @@ public final class TaintToleration
   @Override
   public String name() {
     return NAME;
+  }
+
+  /** Feasibility and scores depend on the pod's tolerations only. */
+  @Override
+  public SignResult signPod(Pod pod) {
+    return SignResult.of(new SignFragment(PodSigners.TOLERATIONS, PodSigners.tolerations(pod)));
   }
 
   @Override

@@ -1,5 +1,9 @@
 package io.berth.plugins.volumebinding;
 
+import io.berth.framework.SignPlugin;
+import io.berth.framework.SignResult;
+import io.berth.framework.SignFragment;
+import io.berth.framework.PodSigners;
 import io.berth.framework.ActionType;
 import io.berth.framework.ClusterEvent;
 import io.berth.framework.ClusterEventWithHint;
@@ -45,7 +49,8 @@ import java.util.Optional;
  * Filter rejections are UnschedulableAndUnresolvable; lookup and API failures are Error.
  */
 public final class VolumeBinding
-    implements PreFilterPlugin, FilterPlugin, ReservePlugin, PreBindPlugin, EnqueueExtensions {
+    implements PreFilterPlugin, FilterPlugin, ReservePlugin, PreBindPlugin, EnqueueExtensions,
+    SignPlugin {
   public static final String NAME = "VolumeBinding";
   /** A bound claim's volume has a node affinity the node does not satisfy. */
   public static final String ERR_REASON_NODE_CONFLICT = VolumeBinder.ERR_REASON_NODE_CONFLICT;
@@ -87,6 +92,12 @@ public final class VolumeBinding
   @Override
   public String name() {
     return NAME;
+  }
+
+  /** Feasibility depends on the pod's volumes other than ConfigMaps and Secrets. */
+  @Override
+  public SignResult signPod(Pod pod) {
+    return SignResult.of(new SignFragment(PodSigners.VOLUMES, PodSigners.volumes(pod)));
   }
 
   @Override

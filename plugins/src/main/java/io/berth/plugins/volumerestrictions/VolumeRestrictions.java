@@ -1,5 +1,9 @@
 package io.berth.plugins.volumerestrictions;
 
+import io.berth.framework.SignPlugin;
+import io.berth.framework.SignResult;
+import io.berth.framework.SignFragment;
+import io.berth.framework.PodSigners;
 import io.berth.framework.ActionType;
 import io.berth.framework.ClusterEvent;
 import io.berth.framework.ClusterEventWithHint;
@@ -41,7 +45,7 @@ import java.util.Set;
  * under the queue's lock. The plugin keeps no mutable state of its own.
  */
 public final class VolumeRestrictions
-    implements PreFilterPlugin, PreFilterExtensions, FilterPlugin, EnqueueExtensions {
+    implements PreFilterPlugin, PreFilterExtensions, FilterPlugin, EnqueueExtensions, SignPlugin {
   public static final String NAME = "VolumeRestrictions";
   /** A GCE PD, AWS EBS, RBD or iSCSI volume of the pod is already in use on the node. */
   public static final String ERR_REASON_DISK_CONFLICT = "node(s) had no available disk";
@@ -75,6 +79,12 @@ public final class VolumeRestrictions
   @Override
   public String name() {
     return NAME;
+  }
+
+  /** Feasibility depends on the pod's volumes other than ConfigMaps and Secrets. */
+  @Override
+  public SignResult signPod(Pod pod) {
+    return SignResult.of(new SignFragment(PodSigners.VOLUMES, PodSigners.volumes(pod)));
   }
 
   @Override

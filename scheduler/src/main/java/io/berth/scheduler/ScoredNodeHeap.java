@@ -1,0 +1,88 @@
+package io.berth.scheduler;
+
+import io.berth.framework.NodeInfo;
+import io.berth.framework.SortedScoredNodes;
+import java.util.List;
+import java.util.random.RandomGenerator;
+
+/**
+ * A cycle's scored nodes as a max-heap, as upstream's {@code sortedNodeScores}: highest total
+ * score first, ties broken by a random number drawn per node (upstream's {@code Randomizer}), then
+ * by the later position in the feasible list (so that with a constant generator the order is the
+ * one the reservoir sampling of {@link SchedulingAlgorithm#selectHost} picks from). Heapified in
+ * O(n); each {@link #pop()} is O(log n). Not thread-safe: built and consumed on the scheduling
+ * thread, then handed to the profile's batch on the same thread.
+ */
+final class ScoredNodeHeap implements SortedScoredNodes {
+  private final String[] names;
+  private final long[] scores;
+  private final int[] randomizers;
+  private final int[] heap;
+  private int size;
+
+  ScoredNodeHeap(List<NodeInfo> nodes, long[] scores, RandomGenerator random) {
+    int n = nodes.size();
+    this.names = new String[n];
+    this.scores = scores;
+    this.randomizers = new int[n];
+    this.heap = new int[n];
+    for (int i = 0; i < n; i++) {
+      names[i] = nodes.get(i).nodeName();
+      randomizers[i] = random.nextInt();
+      heap[i] = i;
+    }
+    this.size = n;
+    for (int i = n / 2 - 1; i >= 0; i--) {
+      siftDown(i);
+    }
+  }
+
+  @Override
+  public String pop() {
+    if (size == 0) {
+      throw new java.util.NoSuchElementException("no scored nodes left");
+    }
+    int top = heap[0];
+    size--;
+    if (size > 0) {
+      heap[0] = heap[size];
+      siftDown(0);
+    }
+    return names[top];
+  }
+
+  @Override
+  public int size() {
+    return size;
+  }
+
+  /** Whether node {@code a} comes before node {@code b}. */
+  private boolean before(int a, int b) {
+    if (scores[a] != scores[b]) {
+      return scores[a] > scores[b];
+    }
+    if (randomizers[a] != randomizers[b]) {
+      return randomizers[a] > randomizers[b];
+    }
+    return a > b;
+  }
+
+  private void siftDown(int i) {
+    int x = heap[i];
+    while (true) {
+      int child = 2 * i + 1;
+      if (child >= size) {
+        break;
+      }
+      if (child + 1 < size && before(heap[child + 1], heap[child])) {
+        child++;
+      }
+      if (!before(heap[child], x)) {
+        break;
+      }
+      heap[i] = heap[child];
+      i = child;
+    }
+    heap[i] = x;
+  }
+}
