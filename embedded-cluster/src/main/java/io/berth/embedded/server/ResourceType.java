@@ -29,6 +29,21 @@ public record ResourceType(
     boolean resetStatusOnCreate,
     boolean allowCreateOnUpdate) {
 
+  /**
+   * Identity is group, version and resource: a CustomResourceDefinition updated to add a status subresource still
+   * names the same stored objects.
+   */
+  @Override
+  public boolean equals(Object other) {
+    return other instanceof ResourceType t && t.group.equals(group) && t.version.equals(version)
+        && t.resource.equals(resource);
+  }
+
+  @Override
+  public int hashCode() {
+    return java.util.Objects.hash(group, version, resource);
+  }
+
   /** {@code v1} for the core group, {@code group/version} otherwise. */
   public String apiVersion() {
     return group.isEmpty() ? version : group + "/" + version;
