@@ -79,6 +79,54 @@ class CustomResourceDefinitionsIT {
   }
 
   @Test
+  void schemaRejectsMinMemberBelowOneNamingTheField() {
+    KubernetesClient client = CLUSTER.client();
+    applyPodGroupCrd(client);
+    var groups = client.genericKubernetesResources(POD_GROUPS, "PodGroup").inNamespace("default");
+    assertThatThrownBy(() -> groups.resource(podGroup("zero", 0)).create())
+        .isInstanceOfSatisfying(KubernetesClientException.class, e -> {
+          assertThat(e.getCode()).isEqualTo(422);
+          assertThat(e.getMessage()).contains("PodGroup").contains("zero")
+              .contains("spec.minMember in body should be greater than or equal to 1");
+        });
+    GenericKubernetesResource badQuantity = podGroup("bad-quantity", 1);
+    badQuantity.getAdditionalProperties().put("spec", Map.of("minMember", 1, "minResources", Map.of("cpu", "lots")));
+    assertThatThrownBy(() -> groups.resource(badQuantity).create())
+        .isInstanceOfSatisfying(KubernetesClientException.class, e -> assertThat(e.getMessage())
+            .contains("spec.minResources.cpu"));
+  }
+
+  @Test
+  void fieldsTheSchemaDoesNotDeclareArePruned() {
+    KubernetesClient client = CLUSTER.client();
+    applyPodGroupCrd(client);
+    var groups = client.genericKubernetesResources(POD_GROUPS, "PodGroup").inNamespace("default");
+    GenericKubernetesResource pg = podGroup("pruned", 2);
+    pg.getAdditionalProperties().put("spec", Map.of("minMember", 2, "bogus", true));
+    pg.getAdditionalProperties().put("extra", "x");
+    GenericKubernetesResource created = groups.resource(pg).create();
+    assertThat(section(created, "spec")).containsOnlyKeys("minMember");
+    assertThat(created.getAdditionalProperties()).doesNotContainKey("extra");
+    groups.withName("pruned").delete();
+  }
+
+  @Test
+  void statusUpdatesAreValidatedAgainstTheSchema() {
+    KubernetesClient client = CLUSTER.client();
+    applyPodGroupCrd(client);
+    var groups = client.genericKubernetesResources(POD_GROUPS, "PodGroup").inNamespace("default");
+    groups.resource(podGroup("bad-phase", 1)).create();
+    GenericKubernetesResource current = groups.withName("bad-phase").get();
+    current.getAdditionalProperties().put("status", Map.of("phase", "Exploded"));
+    assertThatThrownBy(() -> groups.resource(current).updateStatus())
+        .isInstanceOfSatisfying(KubernetesClientException.class, e -> {
+          assertThat(e.getCode()).isEqualTo(422);
+          assertThat(e.getMessage()).contains("status.phase: Unsupported value: \"Exploded\"");
+        });
+    groups.withName("bad-phase").delete();
+  }
+
+  @Test
   void discoveryListsTheCustomResourceWithItsStatusSubresourceAndShortNames() {
     KubernetesClient client = CLUSTER.client();
     applyPodGroupCrd(client);

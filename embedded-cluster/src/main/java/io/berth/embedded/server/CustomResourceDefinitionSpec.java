@@ -83,7 +83,9 @@ final class CustomResourceDefinitionSpec {
     spec.path("names").path("shortNames").values().forEach(s -> shortNames.add(s.asString()));
     boolean status = storage.path("subresources").has("status");
     return new ResourceType(group, Json.text(storage, "name"), plural, kind, "Namespaced".equals(scope),
-        List.copyOf(shortNames), status, false, status, false);
+        List.copyOf(shortNames), status, false, status, false,
+        storage.path("schema").path("openAPIV3Schema").isObject() ? storage.path("schema").path("openAPIV3Schema")
+            .deepCopy() : null);
   }
 
   private static String required(JsonNode crd, String name, JsonNode parent, String field) {
