@@ -106,6 +106,21 @@ class CoschedulingIT {
   }
 
   @Test
+  void aMemberThatFitsNowhereRejectsItsWaitingSiblingWithAnEventNamingTheGroup() throws Exception {
+    cluster.nodes().add(NodeSpec.node("n0").withCpu("4"));
+    scheduler = new InProcessScheduler(client, CONFIG);
+    podGroup("pair", 2);
+    member("fits", "pair");
+    client.pods().inNamespace("default").resource(new PodBuilder(SchedulerIT.pod("misfit", "1", "default-scheduler"))
+        .editMetadata().addToLabels("scheduling.x-k8s.io/pod-group", "pair").endMetadata()
+        .editSpec().addToNodeSelector("disk", "ssd").endSpec().build()).create();
+    await().atMost(WAIT).until(() -> client.v1().events().inNamespace("default").list().getItems().stream()
+        .anyMatch(e -> "FailedScheduling".equals(e.getReason()) && e.getInvolvedObject().getName().equals("fits")
+            && e.getMessage().contains("PodGroup \"default/pair\"")));
+    assertThat(bound("pair")).isZero();
+  }
+
+  @Test
   void twoGangsThatTogetherDoNotFitEndWithOnePlacedAndTheOtherWaiting() throws Exception {
     cluster.nodes().add(NodeSpec.node("n0").withCpu("2"));
     cluster.nodes().add(NodeSpec.node("n1").withCpu("2"));
