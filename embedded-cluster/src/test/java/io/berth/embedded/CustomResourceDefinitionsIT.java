@@ -228,6 +228,21 @@ class CustomResourceDefinitionsIT {
   }
 
   @Test
+  void deletingANamespaceDeletesItsCustomResources() {
+    KubernetesClient client = CLUSTER.client();
+    applyPodGroupCrd(client);
+    client.namespaces().resource(new io.fabric8.kubernetes.api.model.NamespaceBuilder().withNewMetadata()
+        .withName("crd-ns").endMetadata().build()).create();
+    var groups = client.genericKubernetesResources(POD_GROUPS, "PodGroup").inNamespace("crd-ns");
+    GenericKubernetesResource pg = podGroup("doomed", 1);
+    pg.getMetadata().setNamespace("crd-ns");
+    groups.resource(pg).create();
+    client.namespaces().withName("crd-ns").delete();
+    Awaitility.await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(groups.list().getItems())
+        .isEmpty());
+  }
+
+  @Test
   void invalidCrdIsRejectedNamingTheField() {
     KubernetesClient client = CLUSTER.client();
     CustomResourceDefinition wrongName = crd("things", "Thing", "Namespaced", false);
