@@ -106,6 +106,20 @@ class CoschedulingIT {
   }
 
   @Test
+  void membersCreatedBeforeTheirPodGroupAreHeldThenBindWhenItIsCreated() throws Exception {
+    cluster.nodes().add(NodeSpec.node("n0").withCpu("4"));
+    scheduler = new InProcessScheduler(client, CONFIG);
+    for (int i = 0; i < 3; i++) {
+      member("early" + i, "late-group");
+    }
+    // Held by PreEnqueue (the PodGroup does not exist), so not even tried: no node, no condition.
+    Thread.sleep(1000);
+    assertThat(bound("late-group")).isZero();
+    podGroup("late-group", 3);
+    await().atMost(WAIT).until(() -> bound("late-group") == 3);
+  }
+
+  @Test
   void aMemberThatFitsNowhereRejectsItsWaitingSiblingWithAnEventNamingTheGroup() throws Exception {
     cluster.nodes().add(NodeSpec.node("n0").withCpu("4"));
     scheduler = new InProcessScheduler(client, CONFIG);
