@@ -15,7 +15,8 @@ import org.slf4j.LoggerFactory;
  * started (without waiting for its first list) when the plugin is created; list and watch failures, such as the CRD
  * not being installed yet, are retried. Every added or updated PodGroup is handed to {@code onChange} on the
  * informer's thread (the plugin activates the group's pending pods, standing in for a PodGroup cluster event).
- * Thread-safe: reads the informer's store.
+ * Parsed PodGroups are cached per resourceVersion, so QueueSort does not re-parse them on every comparison.
+ * Thread-safe: reads the informer's store; the parse cache is a concurrent map whose entries are immutable.
  */
 final class PodGroupInformer implements PodGroupLister, AutoCloseable {
 
@@ -26,6 +27,12 @@ final class PodGroupInformer implements PodGroupLister, AutoCloseable {
       .withNamespaced(true).build();
 
   private final SharedIndexInformer<GenericKubernetesResource> informer;
+  // key -> the PodGroup parsed from one resourceVersion (or why it is malformed); entries replaced whole
+  private final java.util.Map<String, Parsed> parsed = new java.util.concurrent.ConcurrentHashMap<>();
+
+  /** One resourceVersion of a PodGroup, parsed: the group, or the error naming its bad field. */
+  private record Parsed(String resourceVersion, PodGroup group, String error) {
+  }
 
   PodGroupInformer(KubernetesClient client, Consumer<GenericKubernetesResource> onChange) {
     informer = client.genericKubernetesResources(CONTEXT).inAnyNamespace().runnableInformer(0);
@@ -46,6 +53,7 @@ final class PodGroupInformer implements PodGroupLister, AutoCloseable {
 
       @Override
       public void onDelete(GenericKubernetesResource obj, boolean deletedFinalStateUnknown) {
+        parsed.remove(obj.getMetadata().getNamespace() + "/" + obj.getMetadata().getName());
       }
     });
     informer.start();
@@ -53,8 +61,26 @@ final class PodGroupInformer implements PodGroupLister, AutoCloseable {
 
   @Override
   public Optional<PodGroup> get(String namespace, String name) {
-    GenericKubernetesResource r = informer.getStore().getByKey(namespace + "/" + name);
-    return r == null ? Optional.empty() : Optional.of(PodGroup.from(r));
+    String key = namespace + "/" + name;
+    GenericKubernetesResource r = informer.getStore().getByKey(key);
+    if (r == null) {
+      return Optional.empty();
+    }
+    String rv = r.getMetadata().getResourceVersion();
+    Parsed p = parsed.get(key);
+    if (p == null || !java.util.Objects.equals(p.resourceVersion(), rv)) {
+      try {
+        p = new Parsed(rv, PodGroup.from(r), null);
+      } catch (IllegalArgumentException malformed) {
+        LOG.warn("{}", malformed.getMessage());
+        p = new Parsed(rv, null, malformed.getMessage());
+      }
+      parsed.put(key, p);
+    }
+    if (p.error() != null) {
+      throw new IllegalArgumentException(p.error());
+    }
+    return Optional.of(p.group());
   }
 
   /** Whether the informer has listed PodGroups at least once. */
