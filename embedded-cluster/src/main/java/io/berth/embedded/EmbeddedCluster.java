@@ -75,7 +75,7 @@ public final class EmbeddedCluster implements AutoCloseable {
         new ApiServer.Security(b.rbac, b.decisionCapacity, b.tls));
     this.rbac = b.rbac;
     ResourceOperations ops = server.operations();
-    this.garbageCollector = new GarbageCollector(ops);
+    this.garbageCollector = new GarbageCollector(ops, server.customTypes()::all);
     this.kubelet = new SimulatedKubelet(ops, b.kubelet);
     this.nodes = new SimulatedNodes(ops);
     bootstrap(ops);

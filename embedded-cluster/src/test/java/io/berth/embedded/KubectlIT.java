@@ -157,4 +157,28 @@ class KubectlIT {
     ok("delete", "pod", "kc-doomed", "--timeout=30s");
     assertThat(client.pods().withName("kc-doomed").get()).isNull();
   }
+
+  @Test
+  void podGroupCrdAppliedFromDeployServesKubectlGetPodgroups(@TempDir Path dir) throws Exception {
+    Path cache = dir.resolve("cache");
+    ok("apply", "--cache-dir", cache.toString(), "-f",
+        Path.of("..", "deploy", "crds", "scheduling.x-k8s.io_podgroups.yaml").toString());
+    Path manifest = dir.resolve("podgroup.yaml");
+    Files.writeString(manifest, """
+        apiVersion: scheduling.x-k8s.io/v1alpha1
+        kind: PodGroup
+        metadata:
+          name: kc-gang
+          namespace: default
+        spec:
+          minMember: 3
+        """);
+    ok("apply", "--cache-dir", cache.toString(), "-f", manifest.toString());
+    assertThat(ok("get", "--cache-dir", cache.toString(), "podgroups").out()).contains("kc-gang");
+    assertThat(ok("get", "--cache-dir", cache.toString(), "pg", "kc-gang", "-o", "jsonpath={.spec.minMember}").out())
+        .isEqualTo("3");
+    assertThat(ok("api-resources", "--cache-dir", cache.toString(), "--api-group=scheduling.x-k8s.io").out())
+        .contains("podgroups").contains("pg");
+    ok("delete", "--cache-dir", cache.toString(), "podgroup", "kc-gang");
+  }
 }

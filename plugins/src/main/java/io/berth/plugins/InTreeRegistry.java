@@ -1,6 +1,7 @@
 package io.berth.plugins;
 
 import io.berth.framework.runtime.Registry;
+import io.berth.plugins.coscheduling.Coscheduling;
 import io.berth.plugins.defaultbinder.DefaultBinder;
 import io.berth.plugins.defaultpreemption.DefaultPreemption;
 import io.berth.plugins.imagelocality.ImageLocality;
@@ -43,6 +44,7 @@ public final class InTreeRegistry {
         .register(DefaultPreemption.NAME, DefaultPreemption::create)
         .register(NodeResourcesBalancedAllocation.NAME, NodeResourcesBalancedAllocation::create)
         .register(ImageLocality.NAME, ImageLocality::create)
-        .register(DefaultBinder.NAME, DefaultBinder::create);
+        .register(DefaultBinder.NAME, DefaultBinder::create)
+        .register(Coscheduling.NAME, Coscheduling::create);
   }
 }

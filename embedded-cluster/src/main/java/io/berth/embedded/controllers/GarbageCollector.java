@@ -53,6 +53,7 @@ public final class GarbageCollector implements StoreListener, AutoCloseable {
   }
 
   private final ResourceOperations ops;
+  private final java.util.function.Supplier<List<ResourceType>> customTypes;
   private final ObjectStore store;
   // guarded by this: owner uid -> dependents
   private final Map<String, Set<ObjectRef>> dependents = new HashMap<>();
@@ -63,6 +64,12 @@ public final class GarbageCollector implements StoreListener, AutoCloseable {
   private volatile boolean running = true;
 
   public GarbageCollector(ResourceOperations ops) {
+    this(ops, List::of);
+  }
+
+  /** A collector that also empties terminating namespaces of the custom types {@code customTypes} lists now. */
+  public GarbageCollector(ResourceOperations ops, java.util.function.Supplier<List<ResourceType>> customTypes) {
+    this.customTypes = customTypes;
     this.ops = ops;
     this.store = ops.store();
     store.addListener(this);
@@ -301,7 +308,9 @@ public final class GarbageCollector implements StoreListener, AutoCloseable {
   }
 
   private void emptyNamespace(String namespace) {
-    for (ResourceType type : ResourceTypes.all()) {
+    List<ResourceType> types = new ArrayList<>(ResourceTypes.all());
+    types.addAll(customTypes.get());
+    for (ResourceType type : types) {
       if (!type.namespaced()) {
         continue;
       }

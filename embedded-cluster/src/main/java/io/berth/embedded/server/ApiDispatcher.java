@@ -38,6 +38,7 @@ public final class ApiDispatcher extends Dispatcher {
 
   private final ResourceOperations ops;
   private final WatchHub watches;
+  private final CustomResourceTypes types;
   private final Discovery discovery;
   private final OpenApi openApi = new OpenApi();
   private final TablePrinter tables;
@@ -49,10 +50,11 @@ public final class ApiDispatcher extends Dispatcher {
   private final AccessControl access;
   private final ReviewEndpoints reviews;
 
-  ApiDispatcher(ResourceOperations ops, WatchHub watches, Discovery discovery, ListPager pager,
+  ApiDispatcher(ResourceOperations ops, WatchHub watches, CustomResourceTypes types, Discovery discovery, ListPager pager,
       FaultInjector faults, RequestLog requestLog, AccessControl access) {
     this.ops = ops;
     this.watches = watches;
+    this.types = types;
     this.discovery = discovery;
     this.pager = pager;
     this.pods = new PodSubresources(ops);
@@ -163,7 +165,7 @@ public final class ApiDispatcher extends Dispatcher {
       pods.bind(info.namespace(), pod, binding);
       return Responses.success(201);
     }
-    ResourceType type = ResourceTypes.find(info.group(), info.version(), info.resource())
+    ResourceType type = types.find(info.group(), info.version(), info.resource())
         .orElseThrow(() -> new ApiException(404, "NotFound", "the server could not find the requested resource"));
     if (type.namespaced() && info.namespace().isEmpty() && !info.name().isEmpty()) {
       throw new ApiException(404, "NotFound", "the server could not find the requested resource");
@@ -228,7 +230,7 @@ public final class ApiDispatcher extends Dispatcher {
           ops.patch(type, info.namespace(), info.name(), contentType(request), body(request), false));
       case "delete" -> {
         DeleteOptions options = DeleteOptions.from(optionalBody(request), info);
-        yield Responses.object(200, ops.delete(type, info.namespace(), info.name(), options).object());
+        yield Responses.object(200, deleteOne(type, info.namespace(), info.name(), options).object());
       }
       case "deletecollection" -> deleteCollection(type, info, request);
       default -> throw ApiException.methodNotAllowed("verb " + info.verb() + " is not supported");
@@ -302,12 +304,33 @@ public final class ApiDispatcher extends Dispatcher {
     }
   }
 
+  /**
+   * Deletes one object; deleting a CustomResourceDefinition for good also removes every object of the type it
+   * defined, in the same store step (kube-apiserver's customresourcecleanup finalizer does it asynchronously).
+   */
+  private ResourceOperations.DeleteResult deleteOne(ResourceType type, String namespace, String name,
+      DeleteOptions options) {
+    if (!type.equals(ResourceTypes.CUSTOM_RESOURCE_DEFINITIONS)) {
+      return ops.delete(type, namespace, name, options);
+    }
+    return ops.store().write(() -> {
+      Optional<ResourceType> defined = types.byCrd(name);
+      ResourceOperations.DeleteResult result = ops.delete(type, namespace, name, options);
+      if (result.removed() && defined.isPresent()) {
+        for (StoredObject o : ops.store().list(defined.get(), "", x -> true).items()) {
+          ops.store().remove(defined.get(), o.namespace(), o.name());
+        }
+      }
+      return result;
+    });
+  }
+
   private MockResponse deleteCollection(ResourceType type, RequestInfo info, RecordedRequest request) {
     DeleteOptions options = DeleteOptions.from(optionalBody(request), info);
     List<StoredObject> deleted = new ArrayList<>();
     for (StoredObject o : ops.store().list(type, info.namespace(), filter(type, info)).items()) {
       try {
-        deleted.add(ops.delete(type, o.namespace(), o.name(), options).object());
+        deleted.add(deleteOne(type, o.namespace(), o.name(), options).object());
       } catch (ApiException e) {
         if (e.code() != 404) {
           throw e;
@@ -318,7 +341,7 @@ public final class ApiDispatcher extends Dispatcher {
   }
 
   private WatchHub.WatchRequest watchRequest(RequestInfo info, String accept) {
-    ResourceType type = ResourceTypes.find(info.group(), info.version(), info.resource())
+    ResourceType type = types.find(info.group(), info.version(), info.resource())
         .orElseThrow(() -> new ApiException(404, "NotFound", "the server could not find the requested resource"));
     Predicate<StoredObject> filter = filter(type, info);
     if (!info.name().isEmpty()) {

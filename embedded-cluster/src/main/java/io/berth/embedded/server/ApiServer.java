@@ -45,6 +45,7 @@ public final class ApiServer {
   private final ObjectStore store;
   private final ResourceOperations operations;
   private final WatchHub watches;
+  private final CustomResourceTypes customTypes = new CustomResourceTypes();
   private final FaultInjector faults = new FaultInjector();
   private final RequestLog requestLog;
   private final Settings settings;
@@ -65,6 +66,7 @@ public final class ApiServer {
     this.hooks = hooks;
     this.store = new ObjectStore(settings.historyCapacity());
     this.operations = new ResourceOperations(store, hooks, clock);
+    store.addListener(customTypes);
     this.watches = new WatchHub(store, settings.bookmarkInterval(), settings.defaultWatchTimeout());
     this.requestLog = new RequestLog(settings.requestLogCapacity());
     faults.setWatchDropper(watches::closeAll);
@@ -79,7 +81,7 @@ public final class ApiServer {
     if (transport != null) {
       throw new IllegalStateException("the API server is already started");
     }
-    ApiDispatcher dispatcher = new ApiDispatcher(operations, watches, new Discovery(),
+    ApiDispatcher dispatcher = new ApiDispatcher(operations, watches, customTypes, new Discovery(customTypes),
         new ListPager(clock, settings.continueTokenTtl(), 256), faults, requestLog, access);
     transport = new ApiTransport(dispatcher);
     port = transport.start(settings.host(), settings.port(), certificate);
@@ -140,6 +142,11 @@ public final class ApiServer {
   /** Whether RBAC is enforced on requests. */
   public boolean rbacEnforced() {
     return access.enforcing();
+  }
+
+  /** The types served because CustomResourceDefinitions define them. */
+  public CustomResourceTypes customTypes() {
+    return customTypes;
   }
 
   public ServerHooks hooks() {

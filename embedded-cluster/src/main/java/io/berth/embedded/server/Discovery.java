@@ -11,7 +11,8 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * The API discovery documents ({@code /api}, {@code /api/v1}, {@code /apis}, {@code /apis/<group>/<version>}) and
  * {@code /version}, built from {@link ResourceTypes}, in the legacy (unaggregated) format that kubectl and client-go
- * fall back to. Immutable after construction; thread-safe.
+ * fall back to, plus the groups of the {@link CustomResourceTypes} served at the time of each request. Immutable
+ * after construction (the custom types are read from their concurrent registry); thread-safe.
  */
 final class Discovery {
 
@@ -25,9 +26,12 @@ final class Discovery {
   private final byte[] version;
   private final byte[] coreVersions;
   private final byte[] groups;
+  private final ObjectNode groupListTemplate;
+  private final CustomResourceTypes customTypes;
   private final Map<String, byte[]> resourceLists = new LinkedHashMap<>();
 
-  Discovery() {
+  Discovery(CustomResourceTypes customTypes) {
+    this.customTypes = customTypes;
     ObjectNode v = Json.object();
     v.put("major", "1");
     v.put("minor", "32");
@@ -83,6 +87,40 @@ final class Discovery {
       g.set("preferredVersion", gv.deepCopy());
     }
     groups = Json.bytes(groupList);
+    groupListTemplate = groupList;
+  }
+
+  /** {@code /apis} with the groups of the custom types served now appended. */
+  private byte[] groupsNow() {
+    List<ResourceType> custom = customTypes.all();
+    if (custom.isEmpty()) {
+      return groups;
+    }
+    ObjectNode list = groupListTemplate.deepCopy();
+    ArrayNode groupArray = (ArrayNode) list.get("groups");
+    Map<String, java.util.Set<String>> versionsByGroup = new LinkedHashMap<>();
+    custom.forEach(t -> versionsByGroup.computeIfAbsent(t.group(), g -> new java.util.TreeSet<>()).add(t.version()));
+    for (Map.Entry<String, java.util.Set<String>> e : versionsByGroup.entrySet()) {
+      if (resourceLists.keySet().stream().anyMatch(gv -> gv.startsWith(e.getKey() + "/"))) {
+        continue;
+      }
+      ObjectNode g = groupArray.addObject();
+      g.put("name", e.getKey());
+      ArrayNode versions = g.putArray("versions");
+      for (String v : e.getValue()) {
+        ObjectNode gv = versions.addObject();
+        gv.put("groupVersion", e.getKey() + "/" + v);
+        gv.put("version", v);
+      }
+      g.set("preferredVersion", versions.get(0).deepCopy());
+    }
+    return Json.bytes(list);
+  }
+
+  /** The resource list of a group version that only custom types serve, if any do. */
+  private Optional<byte[]> customResourceList(String groupVersion) {
+    List<ResourceType> types = customTypes.all().stream().filter(t -> t.apiVersion().equals(groupVersion)).toList();
+    return types.isEmpty() ? Optional.empty() : Optional.of(Json.bytes(resourceList(groupVersion, types)));
   }
 
   /** The resource list of a group version of create-only reviews. */
@@ -168,10 +206,10 @@ final class Discovery {
     return switch (p) {
       case "/version" -> Optional.of(version);
       case "/api" -> Optional.of(coreVersions);
-      case "/apis" -> Optional.of(groups);
+      case "/apis" -> Optional.of(groupsNow());
       case "/api/v1" -> Optional.of(resourceLists.get("v1"));
       default -> p.startsWith("/apis/") ? Optional.ofNullable(resourceLists.get(p.substring("/apis/".length())))
-          : Optional.empty();
+          .or(() -> customResourceList(p.substring("/apis/".length()))) : Optional.empty();
     };
   }
 }

@@ -259,6 +259,9 @@ public final class ResourceOperations {
       } else {
         next.set("status", status);
       }
+      if (type.openApiSchema() != null) {
+        Validation.validate(type, next);
+      }
       if (STATUS_KEEPS_ANNOTATIONS.contains(type)) {
         // The apps status strategies reset only spec and labels: annotations written through /status stick (the
         // deployment controller records its revision annotation that way).

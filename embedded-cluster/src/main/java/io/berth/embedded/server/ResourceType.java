@@ -16,6 +16,8 @@ import java.util.List;
  * @param hasScale whether a {@code /scale} subresource maps {@code spec.replicas}
  * @param resetStatusOnCreate whether a create discards the status the client sent (true for most kinds with status)
  * @param allowCreateOnUpdate whether a PUT of a missing object creates it (leases, endpoints, events upstream)
+ * @param openApiSchema a custom resource's structural schema (its CRD's {@code openAPIV3Schema}); null for
+ *     built-in types and CRDs without one
  */
 public record ResourceType(
     String group,
@@ -27,7 +29,31 @@ public record ResourceType(
     boolean hasStatus,
     boolean hasScale,
     boolean resetStatusOnCreate,
-    boolean allowCreateOnUpdate) {
+    boolean allowCreateOnUpdate,
+    tools.jackson.databind.JsonNode openApiSchema) {
+
+  /** A built-in type: no schema of its own. */
+  public ResourceType(String group, String version, String resource, String kind, boolean namespaced,
+      List<String> shortNames, boolean hasStatus, boolean hasScale, boolean resetStatusOnCreate,
+      boolean allowCreateOnUpdate) {
+    this(group, version, resource, kind, namespaced, shortNames, hasStatus, hasScale, resetStatusOnCreate,
+        allowCreateOnUpdate, null);
+  }
+
+  /**
+   * Identity is group, version and resource: a CustomResourceDefinition updated to add a status subresource still
+   * names the same stored objects.
+   */
+  @Override
+  public boolean equals(Object other) {
+    return other instanceof ResourceType t && t.group.equals(group) && t.version.equals(version)
+        && t.resource.equals(resource);
+  }
+
+  @Override
+  public int hashCode() {
+    return java.util.Objects.hash(group, version, resource);
+  }
 
   /** {@code v1} for the core group, {@code group/version} otherwise. */
   public String apiVersion() {

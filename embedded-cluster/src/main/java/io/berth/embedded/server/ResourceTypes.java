@@ -57,6 +57,11 @@ public final class ResourceTypes {
   public static final ResourceType CSI_STORAGE_CAPACITIES = register("storage.k8s.io", "v1", "csistoragecapacities", "CSIStorageCapacity", true, List.of(), false, false, false, false);
   public static final ResourceType VOLUME_ATTACHMENTS = register("storage.k8s.io", "v1", "volumeattachments", "VolumeAttachment", false, List.of(), true, false, true, false);
 
+  // apiextensions: the types CRDs define are served by CustomResourceDefinitions, not registered here.
+  public static final ResourceType CUSTOM_RESOURCE_DEFINITIONS = register("apiextensions.k8s.io", "v1",
+      "customresourcedefinitions", "CustomResourceDefinition", false, List.of("crd", "crds"), true, false, true,
+      false);
+
   private ResourceTypes() {
   }
 

@@ -59,6 +59,10 @@ final class Validation {
     String name = Json.text(obj, "metadata", "name");
     if (type == ResourceTypes.PODS) {
       validatePodSpec(type, name, obj.path("spec"), "spec");
+    } else if (type.openApiSchema() != null && obj instanceof tools.jackson.databind.node.ObjectNode o) {
+      CustomResourceSchema.apply(type, o, type.openApiSchema());
+    } else if (type.equals(ResourceTypes.CUSTOM_RESOURCE_DEFINITIONS)) {
+      CustomResourceDefinitionSpec.parse(obj);
     } else if (type.group().equals(RbacValidation.GROUP)) {
       RbacValidation.validate(type, name, obj);
     } else if (type == ResourceTypes.DEPLOYMENTS || type == ResourceTypes.REPLICA_SETS

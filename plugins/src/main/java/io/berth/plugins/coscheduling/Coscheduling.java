@@ -1,0 +1,554 @@
+package io.berth.plugins.coscheduling;
+
+import io.berth.framework.ActionType;
+import io.berth.framework.ClusterEvent;
+import io.berth.framework.ClusterEventWithHint;
+import io.berth.framework.CycleState;
+import io.berth.framework.EnqueueExtensions;
+import io.berth.framework.EventResource;
+import io.berth.framework.Handle;
+import io.berth.framework.NodeInfo;
+import io.berth.framework.NodeToStatus;
+import io.berth.framework.ObjectLister;
+import io.berth.framework.PermitPlugin;
+import io.berth.framework.PermitResult;
+import io.berth.framework.Plugin;
+import io.berth.framework.PodInfo;
+import io.berth.framework.PodRequests;
+import io.berth.framework.PostFilterPlugin;
+import io.berth.framework.PostFilterResult;
+import io.berth.framework.PreEnqueuePlugin;
+import io.berth.framework.PreFilterPlugin;
+import io.berth.framework.PreFilterResult;
+import io.berth.framework.QueueSortPlugin;
+import io.berth.framework.QueuedPodInfo;
+import io.berth.framework.QueueingHint;
+import io.berth.framework.ReservePlugin;
+import io.berth.framework.Resource;
+import io.berth.framework.StateData;
+import io.berth.framework.Status;
+import io.berth.framework.WaitingPod;
+import io.berth.plugins.queuesort.PrioritySort;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.Pod;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Gang scheduling, as scheduler-plugins' {@code Coscheduling}: the pods labelled {@value PodGroup#LABEL} with a
+ * PodGroup's name are placed all or nothing.
+ *
+ * <ul>
+ *   <li>QueueSort: priority, then the group's creation time (a pod without a group: its first queueing), then
+ *       {@code namespace/group} (or the pod's key), then pod name, so a group's pods leave the queue together.
+ *   <li>PreEnqueue: holds a member until its PodGroup exists and has at least {@code minMember} pods that are
+ *       neither gated nor being deleted; the message says how many are missing.
+ *   <li>PreFilter: rejects the group at once (UnschedulableAndUnresolvable) while it backs off, or when
+ *       {@code minResources} (or, unset, the requests of {@code minMember} members) exceed the cluster's free
+ *       capacity, naming each short resource and the shortfall.
+ *   <li>PostFilter: when a member fits nowhere and too few members are placed, rejects every waiting member of
+ *       its group and backs the group off.
+ *   <li>Permit: a member waits (its resources stay assumed) until {@code minMember} members are assumed or bound,
+ *       then all waiting members are allowed together; after {@code scheduleTimeoutSeconds} (default
+ *       {@code permitWaitingTimeSeconds}) every waiting member is rejected in one step.
+ *   <li>Unreserve: a rejected or failed member takes every waiting member of its group with it.
+ * </ul>
+ *
+ * <p>Every rejection names the group ({@code PodGroup "ns/name"}), so the members' FailedScheduling events do.
+ * A malformed PodGroup holds only its own pods, with a message naming the field. Thread-safe: the scheduling
+ * thread, binding threads, the queue (under its lock) and the timer call it; the group timers and backoffs are
+ * concurrent maps, each entry changed atomically.
+ */
+public final class Coscheduling implements QueueSortPlugin, PreEnqueuePlugin, PreFilterPlugin, PostFilterPlugin,
+    PermitPlugin, ReservePlugin, EnqueueExtensions {
+  public static final String NAME = "Coscheduling";
+
+  private static final Logger LOG = LoggerFactory.getLogger(Coscheduling.class);
+  /** The framework's own Permit timeout is this much longer than the group's, so the group timer fires first. */
+  private static final Duration BACKSTOP = Duration.ofSeconds(5);
+  /** As upstream: a group within 10% of minMember is not rejected when one member fails Filter. */
+  private static final double NOT_ASSIGNED_TOLERANCE = 0.1;
+
+  /** Marks a cycle whose PreFilter this plugin rejected: PostFilter then has nothing to add. */
+  private static final String PRE_FILTER_REJECTED = "PreFilter" + NAME + "Rejected";
+  private static final StateData REJECTED = new StateData() {
+    @Override
+    public StateData copy() {
+      return this;
+    }
+  };
+
+  private final CoschedulingArgs args;
+  private final Handle handle;
+  private final PodGroupLister podGroups;
+  private final ObjectLister<Pod> pods;
+  private final Clock clock;
+  private final ScheduledExecutorService timers;
+  // per group key: the timer that rejects its waiting members; entries replaced atomically (compute)
+  private final Map<String, ScheduledFuture<?>> groupTimers = new ConcurrentHashMap<>();
+  // per group key: until when the group backs off; entries replaced atomically
+  private final Map<String, Instant> backoffs = new ConcurrentHashMap<>();
+
+  Coscheduling(CoschedulingArgs args, Handle handle, PodGroupLister podGroups, ObjectLister<Pod> pods, Clock clock,
+      ScheduledExecutorService timers) {
+    this.args = args;
+    this.handle = handle;
+    this.podGroups = podGroups;
+    this.pods = pods;
+    this.clock = clock;
+    this.timers = timers;
+  }
+
+  /**
+   * The factory registered for {@link #NAME}: validates {@code args}, asks for the pod lister and starts a PodGroup
+   * informer over the handle's client (none when the handle has no client, as when a configuration is only
+   * validated).
+   */
+  public static Plugin create(Map<String, Object> args, Handle handle) {
+    CoschedulingArgs parsed = CoschedulingArgs.parse(args);
+    ObjectLister<Pod> pods = handle.lister(Pod.class);
+    ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "coscheduling-timer");
+      t.setDaemon(true);
+      return t;
+    });
+    GroupActivator activator = new GroupActivator();
+    PodGroupLister lister;
+    try {
+      lister = new PodGroupInformer(handle.client(), activator);
+    } catch (IllegalStateException noClient) {
+      lister = PodGroupLister.EMPTY;
+    }
+    Coscheduling plugin = new Coscheduling(parsed, handle, lister, pods, Clock.systemUTC(), timers);
+    activator.plugin = plugin;
+    return plugin;
+  }
+
+  /** Hands PodGroup adds and updates to the plugin once it exists. */
+  private static final class GroupActivator implements java.util.function.Consumer<GenericKubernetesResource> {
+    // written once by the factory before the informer delivers events that matter; volatile for visibility
+    private volatile Coscheduling plugin;
+
+    @Override
+    public void accept(GenericKubernetesResource r) {
+      Coscheduling p = plugin;
+      if (p != null) {
+        p.activatePending(r.getMetadata().getNamespace(), r.getMetadata().getName());
+      }
+    }
+  }
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  // ---------------------------------------------------------------- membership
+
+  /** The name of the PodGroup {@code pod} belongs to, if it has the label. */
+  static Optional<String> groupName(Pod pod) {
+    Map<String, String> labels = pod.getMetadata() == null ? null : pod.getMetadata().getLabels();
+    String name = labels == null ? null : labels.get(PodGroup.LABEL);
+    return name == null || name.isEmpty() ? Optional.empty() : Optional.of(name);
+  }
+
+  static boolean inGroup(Pod pod, PodGroup group) {
+    return Objects.equals(pod.getMetadata().getNamespace(), group.namespace())
+        && groupName(pod).map(group.name()::equals).orElse(false);
+  }
+
+  private static String podKey(Pod pod) {
+    return pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName();
+  }
+
+  private static boolean gated(Pod pod) {
+    return pod.getSpec() != null && pod.getSpec().getSchedulingGates() != null
+        && !pod.getSpec().getSchedulingGates().isEmpty();
+  }
+
+  /** The group of {@code pod}: empty without the label; throws {@link GroupProblem} when missing or malformed. */
+  private Optional<PodGroup> groupOf(Pod pod) {
+    Optional<String> name = groupName(pod);
+    if (name.isEmpty()) {
+      return Optional.empty();
+    }
+    String ns = pod.getMetadata().getNamespace();
+    try {
+      return Optional.of(podGroups.get(ns, name.get()).orElseThrow(() -> new GroupProblem("PodGroup \"" + ns + "/"
+          + name.get() + "\" of pod \"" + podKey(pod) + "\" does not exist")));
+    } catch (IllegalArgumentException malformed) {
+      throw new GroupProblem(malformed.getMessage());
+    }
+  }
+
+  /** A member's PodGroup is missing or malformed: only its pods are held. */
+  private static final class GroupProblem extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    GroupProblem(String message) {
+      super(message, null, false, false);
+    }
+  }
+
+  /** The members that count toward minMember: not gated, not being deleted. */
+  private List<Pod> countedMembers(PodGroup group) {
+    List<Pod> out = new ArrayList<>();
+    for (Pod p : pods.list(group.namespace())) {
+      if (inGroup(p, group) && !gated(p) && p.getMetadata().getDeletionTimestamp() == null) {
+        out.add(p);
+      }
+    }
+    return out;
+  }
+
+  private int gatedMembers(PodGroup group) {
+    int n = 0;
+    for (Pod p : pods.list(group.namespace())) {
+      if (inGroup(p, group) && gated(p)) {
+        n++;
+      }
+    }
+    return n;
+  }
+
+  /** Members assumed or bound in the cycle's snapshot, other than {@code except}. */
+  private int assignedMembers(PodGroup group, Pod except) {
+    int n = 0;
+    String uid = except == null ? null : except.getMetadata().getUid();
+    for (NodeInfo node : handle.snapshotLister().list()) {
+      for (PodInfo p : node.pods()) {
+        if (inGroup(p.pod(), group) && !Objects.equals(uid, p.pod().getMetadata().getUid())) {
+          n++;
+        }
+      }
+    }
+    return n;
+  }
+
+  private Optional<Status> tooFewMembers(PodGroup group) {
+    int counted = countedMembers(group).size();
+    if (counted >= group.minMember()) {
+      return Optional.empty();
+    }
+    int gatedCount = gatedMembers(group);
+    return Optional.of(Status.unresolvable("PodGroup \"" + group.key() + "\" has " + counted + " of its minMember "
+        + group.minMember() + " pods: " + (group.minMember() - counted) + " missing"
+        + (gatedCount > 0 ? " (" + gatedCount + " gated pods do not count)" : "")));
+  }
+
+  // ---------------------------------------------------------------- QueueSort
+
+  @Override
+  public boolean less(QueuedPodInfo a, QueuedPodInfo b) {
+    int p1 = PrioritySort.podPriority(a.pod());
+    int p2 = PrioritySort.podPriority(b.pod());
+    if (p1 != p2) {
+      return p1 > p2;
+    }
+    Optional<PodGroup> g1 = quietGroup(a.pod());
+    Optional<PodGroup> g2 = quietGroup(b.pod());
+    Instant t1 = g1.map(PodGroup::creationTimestamp).orElseGet(() -> queuedSince(a));
+    Instant t2 = g2.map(PodGroup::creationTimestamp).orElseGet(() -> queuedSince(b));
+    if (!t1.equals(t2)) {
+      return t1.isBefore(t2);
+    }
+    String k1 = g1.map(PodGroup::key).orElseGet(() -> podKey(a.pod()));
+    String k2 = g2.map(PodGroup::key).orElseGet(() -> podKey(b.pod()));
+    int byKey = k1.compareTo(k2);
+    if (byKey != 0) {
+      return byKey < 0;
+    }
+    return podKey(a.pod()).compareTo(podKey(b.pod())) < 0;
+  }
+
+  private static Instant queuedSince(QueuedPodInfo p) {
+    return p.initialAttemptTimestamp().orElse(p.timestamp());
+  }
+
+  /** The group for ordering: a missing or malformed one orders the pod as if it had none. */
+  private Optional<PodGroup> quietGroup(Pod pod) {
+    try {
+      return groupOf(pod);
+    } catch (GroupProblem e) {
+      return Optional.empty();
+    }
+  }
+
+  // ---------------------------------------------------------------- PreEnqueue
+
+  @Override
+  public Status preEnqueue(Pod pod) {
+    try {
+      Optional<PodGroup> group = groupOf(pod);
+      if (group.isEmpty()) {
+        return Status.SUCCESS;
+      }
+      return tooFewMembers(group.get()).orElse(Status.SUCCESS);
+    } catch (GroupProblem e) {
+      return Status.unresolvable(e.getMessage());
+    }
+  }
+
+  // ---------------------------------------------------------------- PreFilter
+
+  @Override
+  public PreFilterResult preFilter(CycleState state, Pod pod, List<NodeInfo> nodes) {
+    PreFilterResult result = preFilterGroup(pod, nodes);
+    if (!result.status().isSuccess()) {
+      state.write(PRE_FILTER_REJECTED, REJECTED);
+    }
+    return result;
+  }
+
+  private PreFilterResult preFilterGroup(Pod pod, List<NodeInfo> nodes) {
+    PodGroup group;
+    try {
+      Optional<PodGroup> g = groupOf(pod);
+      if (g.isEmpty()) {
+        return PreFilterResult.SUCCESS;
+      }
+      group = g.get();
+    } catch (GroupProblem e) {
+      return PreFilterResult.of(Status.unresolvable(e.getMessage()));
+    }
+    Instant until = backoffs.get(group.key());
+    if (until != null) {
+      if (clock.instant().isBefore(until)) {
+        return PreFilterResult.of(Status.unresolvable("PodGroup \"" + group.key() + "\" failed recently and backs "
+            + "off until " + until));
+      }
+      backoffs.remove(group.key(), until);
+    }
+    Optional<Status> tooFew = tooFewMembers(group);
+    if (tooFew.isPresent()) {
+      return PreFilterResult.of(tooFew.get());
+    }
+    Map<String, Long> required = group.minResources().isEmpty() ? memberRequests(group) : group.minResources();
+    List<String> short_ = GroupCapacity.shortfalls(required, nodes, group);
+    if (!short_.isEmpty()) {
+      return PreFilterResult.of(Status.unresolvable("PodGroup \"" + group.key() + "\" does not fit the cluster's "
+          + "free capacity (" + (group.minResources().isEmpty() ? "requests of " + group.minMember() + " members"
+          : "minResources") + "): " + String.join("; ", short_)));
+    }
+    return PreFilterResult.SUCCESS;
+  }
+
+  /** The summed requests of minMember members, by name (cpu, memory, ephemeral-storage and scalars). */
+  private Map<String, Long> memberRequests(PodGroup group) {
+    List<Pod> members = new ArrayList<>(countedMembers(group));
+    members.sort(Comparator.comparing(p -> p.getMetadata().getName()));
+    Resource sum = new Resource();
+    for (Pod p : members.subList(0, Math.min(group.minMember(), members.size()))) {
+      sum.add(PodRequests.of(p));
+    }
+    Map<String, Long> out = new LinkedHashMap<>();
+    out.put(Resource.CPU, sum.milliCpu());
+    out.put(Resource.MEMORY, sum.memory());
+    out.put(Resource.EPHEMERAL_STORAGE, sum.ephemeralStorage());
+    out.putAll(sum.scalarResources());
+    return out;
+  }
+
+  // ---------------------------------------------------------------- PostFilter
+
+  @Override
+  public PostFilterResult postFilter(CycleState state, Pod pod, NodeToStatus filteredNodeStatus) {
+    if (state.read(PRE_FILTER_REJECTED, StateData.class).isPresent()) {
+      // The group was rejected as a whole before Filter (backoff, members, capacity): nothing waits for it.
+      return PostFilterResult.of(Status.unschedulable("PodGroup of pod \"" + podKey(pod) + "\" was rejected at "
+          + "PreFilter"));
+    }
+    PodGroup group;
+    try {
+      Optional<PodGroup> g = groupOf(pod);
+      if (g.isEmpty()) {
+        return PostFilterResult.of(Status.unschedulable("pod \"" + podKey(pod) + "\" belongs to no PodGroup"));
+      }
+      group = g.get();
+    } catch (GroupProblem e) {
+      return PostFilterResult.of(Status.unschedulable(e.getMessage()));
+    }
+    int assigned = assignedMembers(group, pod);
+    if (assigned >= group.minMember()) {
+      return PostFilterResult.of(Status.unschedulable("PodGroup \"" + group.key() + "\" already has " + assigned
+          + " members placed"));
+    }
+    double notAssigned = (double) (group.minMember() - assigned) / group.minMember();
+    if (notAssigned <= NOT_ASSIGNED_TOLERANCE) {
+      return PostFilterResult.of(Status.unschedulable("PodGroup \"" + group.key() + "\" is within "
+          + (int) (NOT_ASSIGNED_TOLERANCE * 100) + "% of minMember; its waiting members keep waiting"));
+    }
+    String why = "PodGroup \"" + group.key() + "\" rejected: member \"" + podKey(pod)
+        + "\" is unschedulable even after PostFilter";
+    rejectGroup(group, why);
+    return PostFilterResult.of(Status.unschedulable(why));
+  }
+
+  // ---------------------------------------------------------------- Permit
+
+  @Override
+  public PermitResult permit(CycleState state, Pod pod, String nodeName) {
+    PodGroup group;
+    try {
+      Optional<PodGroup> g = groupOf(pod);
+      if (g.isEmpty()) {
+        return PermitResult.ALLOW;
+      }
+      group = g.get();
+    } catch (GroupProblem e) {
+      return PermitResult.of(Status.unschedulable(e.getMessage()));
+    }
+    int assigned = assignedMembers(group, pod);
+    if (assigned + 1 >= group.minMember()) {
+      cancelTimer(group.key());
+      handle.iterateOverWaitingPods(w -> {
+        if (inGroup(w.pod(), group)) {
+          w.allow(NAME);
+        }
+      });
+      LOG.debug("PodGroup {}: {} members assumed, allowing its waiting members", group.key(), assigned + 1);
+      return PermitResult.ALLOW;
+    }
+    Duration timeout = Duration.ofSeconds(group.scheduleTimeoutSeconds().orElse(args.permitWaitingTimeSeconds()));
+    groupTimers.computeIfAbsent(group.key(), k -> timers.schedule(() -> timedOut(group, timeout),
+        timeout.toNanos(), TimeUnit.NANOSECONDS));
+    activatePending(group.namespace(), group.name());
+    return PermitResult.waitFor(timeout.plus(BACKSTOP));
+  }
+
+  private void timedOut(PodGroup group, Duration timeout) {
+    groupTimers.remove(group.key());
+    int waiting = waitingMembers(group).size();
+    rejectGroup(group, "PodGroup \"" + group.key() + "\" timed out after " + timeout.toSeconds() + "s waiting for "
+        + "minMember " + group.minMember() + " (" + waiting + " members waiting)");
+  }
+
+  private void cancelTimer(String key) {
+    ScheduledFuture<?> timer = groupTimers.remove(key);
+    if (timer != null) {
+      timer.cancel(false);
+    }
+  }
+
+  private List<WaitingPod> waitingMembers(PodGroup group) {
+    List<WaitingPod> out = new ArrayList<>();
+    handle.iterateOverWaitingPods(w -> {
+      if (inGroup(w.pod(), group)) {
+        out.add(w);
+      }
+    });
+    return out;
+  }
+
+  /** Rejects every waiting member of {@code group} in one step and backs the group off. */
+  private void rejectGroup(PodGroup group, String why) {
+    cancelTimer(group.key());
+    backOff(group);
+    for (WaitingPod w : waitingMembers(group)) {
+      w.reject(NAME, why);
+    }
+  }
+
+  private void backOff(PodGroup group) {
+    if (args.podGroupBackoffSeconds() <= 0) {
+      return;
+    }
+    Duration backoff = Duration.ofSeconds(args.podGroupBackoffSeconds());
+    Instant now = clock.instant();
+    Instant until = backoffs.merge(group.key(), now.plus(backoff), (current, next) -> current.isAfter(now) ? current
+        : next);
+    if (!until.equals(now.plus(backoff))) {
+      return; // already backing off: a rejection during the backoff does not extend it
+    }
+    timers.schedule(() -> activatePending(group.namespace(), group.name()), backoff.toNanos(),
+        TimeUnit.NANOSECONDS);
+  }
+
+  /** Activates the group's members that are not yet on a node (they may now pass PreEnqueue or PreFilter). */
+  void activatePending(String namespace, String name) {
+    List<Pod> pending = new ArrayList<>();
+    for (Pod p : pods.list(namespace)) {
+      if (groupName(p).map(name::equals).orElse(false)
+          && (p.getSpec() == null || p.getSpec().getNodeName() == null || p.getSpec().getNodeName().isEmpty())) {
+        pending.add(p);
+      }
+    }
+    if (!pending.isEmpty()) {
+      handle.activate(pending);
+    }
+  }
+
+  // ---------------------------------------------------------------- Reserve
+
+  @Override
+  public Status reserve(CycleState state, Pod pod, String nodeName) {
+    return Status.SUCCESS;
+  }
+
+  @Override
+  public void unreserve(CycleState state, Pod pod, String nodeName) {
+    Optional<PodGroup> group = quietGroup(pod);
+    if (group.isEmpty()) {
+      return;
+    }
+    List<WaitingPod> others = new ArrayList<>();
+    for (WaitingPod w : waitingMembers(group.get())) {
+      if (!Objects.equals(w.pod().getMetadata().getUid(), pod.getMetadata().getUid())) {
+        others.add(w);
+      }
+    }
+    if (others.isEmpty()) {
+      cancelTimer(group.get().key());
+      return;
+    }
+    rejectGroup(group.get(), "PodGroup \"" + group.get().key() + "\" rejected: member \"" + podKey(pod)
+        + "\" was unreserved");
+  }
+
+  // ---------------------------------------------------------------- EnqueueExtensions
+
+  @Override
+  public List<ClusterEventWithHint> eventsToRegister() {
+    // PodGroup adds and updates come from the plugin's own informer, which activates the group's pods.
+    return List.of(
+        new ClusterEventWithHint(new ClusterEvent(EventResource.POD, ActionType.ADD), Coscheduling::siblingAdded),
+        new ClusterEventWithHint(new ClusterEvent(EventResource.POD, ActionType.DELETE),
+            Coscheduling::assignedPodDeleted),
+        ClusterEventWithHint.always(new ClusterEvent(EventResource.NODE,
+            ActionType.ADD | ActionType.UPDATE_NODE_ALLOCATABLE)));
+  }
+
+  /** A new pod helps a held member only if it joins the same group. */
+  static QueueingHint siblingAdded(Pod pod, Object oldObj, Object newObj) {
+    if (!(newObj instanceof Pod added)) {
+      return QueueingHint.QUEUE;
+    }
+    Optional<String> group = groupName(pod);
+    return group.isPresent() && Objects.equals(pod.getMetadata().getNamespace(), added.getMetadata().getNamespace())
+        && group.equals(groupName(added)) ? QueueingHint.QUEUE : QueueingHint.QUEUE_SKIP;
+  }
+
+  /** A deleted pod frees capacity only if it was on a node. */
+  static QueueingHint assignedPodDeleted(Pod pod, Object oldObj, Object newObj) {
+    if (!(oldObj instanceof Pod deleted)) {
+      return QueueingHint.QUEUE;
+    }
+    return deleted.getSpec() != null && deleted.getSpec().getNodeName() != null
+        && !deleted.getSpec().getNodeName().isEmpty() ? QueueingHint.QUEUE : QueueingHint.QUEUE_SKIP;
+  }
+}
