@@ -1,6 +1,10 @@
 package io.berth.plugins.coscheduling;
 
-import java.math.BigInteger;
+import static io.berth.plugins.helper.PluginArgFields.integer;
+import static io.berth.plugins.helper.PluginArgFields.invalid;
+import static io.berth.plugins.helper.PluginArgFields.rejectUnknown;
+import static io.berth.plugins.helper.PluginArgFields.throwIfAny;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -18,7 +22,6 @@ public record CoschedulingArgs(int permitWaitingTimeSeconds, int podGroupBackoff
 
   static final String PERMIT_WAITING_TIME = "permitWaitingTimeSeconds";
   static final String POD_GROUP_BACKOFF = "podGroupBackoffSeconds";
-  private static final Set<String> TYPE_META = Set.of("apiVersion", "kind");
 
   public static final CoschedulingArgs DEFAULTS =
       new CoschedulingArgs(DEFAULT_PERMIT_WAITING_TIME_SECONDS, DEFAULT_POD_GROUP_BACKOFF_SECONDS);
@@ -44,46 +47,10 @@ public record CoschedulingArgs(int permitWaitingTimeSeconds, int podGroupBackoff
       return DEFAULTS;
     }
     List<String> errors = new ArrayList<>();
-    for (String key : args.keySet()) {
-      if (!PERMIT_WAITING_TIME.equals(key) && !POD_GROUP_BACKOFF.equals(key) && !TYPE_META.contains(key)) {
-        errors.add("unknown field \"" + key + "\"");
-      }
-    }
+    rejectUnknown(args, Set.of(PERMIT_WAITING_TIME, POD_GROUP_BACKOFF), errors);
     int wait = integer(args, PERMIT_WAITING_TIME, DEFAULT_PERMIT_WAITING_TIME_SECONDS, errors);
     int backoff = integer(args, POD_GROUP_BACKOFF, DEFAULT_POD_GROUP_BACKOFF_SECONDS, errors);
     throwIfAny(errors);
     return new CoschedulingArgs(wait, backoff);
-  }
-
-  private static int integer(Map<String, Object> args, String key, int defaultValue, List<String> errors) {
-    Object raw = args.get(key);
-    if (raw == null) {
-      return defaultValue;
-    }
-    if (raw instanceof Integer || raw instanceof Short || raw instanceof Byte) {
-      return ((Number) raw).intValue();
-    }
-    if (raw instanceof Long || raw instanceof BigInteger) {
-      BigInteger big = raw instanceof BigInteger b ? b : BigInteger.valueOf(((Number) raw).longValue());
-      if (big.bitLength() < 32) {
-        return big.intValue();
-      }
-    }
-    errors.add(invalid(key, raw, "must be a 32-bit integer"));
-    return defaultValue;
-  }
-
-  private static String invalid(String field, Object value, String detail) {
-    String rendered = value instanceof String s ? "\"" + s + "\"" : String.valueOf(value);
-    return field + ": Invalid value: " + rendered + ": " + detail;
-  }
-
-  private static void throwIfAny(List<String> errors) {
-    if (errors.size() == 1) {
-      throw new IllegalArgumentException(errors.get(0));
-    }
-    if (!errors.isEmpty()) {
-      throw new IllegalArgumentException("[" + String.join(", ", errors) + "]");
-    }
   }
 }

@@ -1,6 +1,10 @@
 package io.berth.plugins.defaultpreemption;
 
-import java.math.BigInteger;
+import static io.berth.plugins.helper.PluginArgFields.integer;
+import static io.berth.plugins.helper.PluginArgFields.invalid;
+import static io.berth.plugins.helper.PluginArgFields.rejectUnknown;
+import static io.berth.plugins.helper.PluginArgFields.throwIfAny;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -22,7 +26,6 @@ public record DefaultPreemptionArgs(int minCandidateNodesPercentage,
   static final String PERCENTAGE = "minCandidateNodesPercentage";
   static final String ABSOLUTE = "minCandidateNodesAbsolute";
   /** Keys a pluginConfig args map may carry besides the fields (the object's type meta). */
-  private static final Set<String> TYPE_META = Set.of("apiVersion", "kind");
 
   /** The defaults: 10% of the potential nodes, at least 100 nodes. */
   public static final DefaultPreemptionArgs DEFAULTS = new DefaultPreemptionArgs(
@@ -54,51 +57,10 @@ public record DefaultPreemptionArgs(int minCandidateNodesPercentage,
       return DEFAULTS;
     }
     List<String> errors = new ArrayList<>();
-    for (String key : args.keySet()) {
-      if (!PERCENTAGE.equals(key) && !ABSOLUTE.equals(key) && !TYPE_META.contains(key)) {
-        errors.add("unknown field \"" + key + "\"");
-      }
-    }
+    rejectUnknown(args, Set.of(PERCENTAGE, ABSOLUTE), errors);
     int percentage = integer(args, PERCENTAGE, DEFAULT_MIN_CANDIDATE_NODES_PERCENTAGE, errors);
     int absolute = integer(args, ABSOLUTE, DEFAULT_MIN_CANDIDATE_NODES_ABSOLUTE, errors);
     throwIfAny(errors);
     return new DefaultPreemptionArgs(percentage, absolute);
-  }
-
-  private static int integer(Map<String, Object> args, String key, int defaultValue,
-      List<String> errors) {
-    Object raw = args.get(key);
-    if (raw == null) {
-      return defaultValue;
-    }
-    if (raw instanceof Integer || raw instanceof Short || raw instanceof Byte) {
-      return ((Number) raw).intValue();
-    }
-    if ((raw instanceof Long || raw instanceof BigInteger)
-        && BigInteger.valueOf(Integer.MIN_VALUE).compareTo(asBig(raw)) <= 0
-        && BigInteger.valueOf(Integer.MAX_VALUE).compareTo(asBig(raw)) >= 0) {
-      return ((Number) raw).intValue();
-    }
-    errors.add(invalid(key, raw, "must be a 32-bit integer"));
-    return defaultValue;
-  }
-
-  private static BigInteger asBig(Object raw) {
-    return raw instanceof BigInteger b ? b : BigInteger.valueOf(((Number) raw).longValue());
-  }
-
-  private static String invalid(String field, Object value, String detail) {
-    String rendered = value instanceof String s ? "\"" + s + "\"" : String.valueOf(value);
-    return field + ": Invalid value: " + rendered + ": " + detail;
-  }
-
-  /** One error as itself, several as upstream's aggregate ("[e1, e2]"). */
-  private static void throwIfAny(List<String> errors) {
-    if (errors.size() == 1) {
-      throw new IllegalArgumentException(errors.get(0));
-    }
-    if (!errors.isEmpty()) {
-      throw new IllegalArgumentException("[" + String.join(", ", errors) + "]");
-    }
   }
 }
