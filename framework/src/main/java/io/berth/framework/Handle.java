@@ -51,6 +51,22 @@ public interface Handle {
 
   void rejectWaitingPod(String podUid);
 
+  /**
+   * Adds {@code handler} to the scheduler's shared informer of {@code type} (created if needed; call it from a
+   * plugin factory so it syncs with the others). The returned supplier answers whether the handler has seen the
+   * informer's initial list. Without informers (a configuration only validated, a benchmark fed in memory) the
+   * handler is never called and the supplier answers true.
+   */
+  default <T extends HasMetadata> java.util.function.BooleanSupplier addEventHandler(Class<T> type,
+      ObjectEventHandler<T> handler) {
+    return () -> true;
+  }
+
+  /** Where a plugin exposes its own metrics; by default nowhere. */
+  default PluginMetrics pluginMetrics() {
+    return PluginMetrics.NOOP;
+  }
+
   /** Runs the Filter plugins with the nominated pods of equal or higher priority added. */
   Status runFilterPluginsWithNominatedPods(CycleState state, Pod pod, NodeInfo nodeInfo);
 

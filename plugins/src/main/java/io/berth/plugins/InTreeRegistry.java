@@ -1,6 +1,7 @@
 package io.berth.plugins;
 
 import io.berth.framework.runtime.Registry;
+import io.berth.plugins.capacityscheduling.CapacityScheduling;
 import io.berth.plugins.coscheduling.Coscheduling;
 import io.berth.plugins.defaultbinder.DefaultBinder;
 import io.berth.plugins.defaultpreemption.DefaultPreemption;
@@ -45,6 +46,7 @@ public final class InTreeRegistry {
         .register(NodeResourcesBalancedAllocation.NAME, NodeResourcesBalancedAllocation::create)
         .register(ImageLocality.NAME, ImageLocality::create)
         .register(DefaultBinder.NAME, DefaultBinder::create)
-        .register(Coscheduling.NAME, Coscheduling::create);
+        .register(Coscheduling.NAME, Coscheduling::create)
+        .register(CapacityScheduling.NAME, CapacityScheduling::create);
   }
 }

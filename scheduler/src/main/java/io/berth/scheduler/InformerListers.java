@@ -41,6 +41,30 @@ public final class InformerListers implements ListerProvider {
     };
   }
 
+  /** Adapts a plugin's handler to the factory's informer; the supplier is the registration's hasSynced. */
+  @Override
+  public <T extends HasMetadata> java.util.function.BooleanSupplier addEventHandler(Class<T> type,
+      io.berth.framework.ObjectEventHandler<T> handler) {
+    io.berth.informer.ResourceEventHandlerRegistration registration = informers.informerFor(type)
+        .addEventHandler(new io.berth.informer.ResourceEventHandler<T>() {
+          @Override
+          public void onAdd(T obj, boolean isInInitialList) {
+            handler.onAdd(obj);
+          }
+
+          @Override
+          public void onUpdate(T oldObj, T newObj) {
+            handler.onUpdate(oldObj, newObj);
+          }
+
+          @Override
+          public void onDelete(T obj, boolean finalStateUnknown) {
+            handler.onDelete(obj);
+          }
+        });
+    return registration::hasSynced;
+  }
+
   /** Listers that hold nothing: for validating a configuration without a cluster. */
   static ListerProvider empty() {
     return new ListerProvider() {

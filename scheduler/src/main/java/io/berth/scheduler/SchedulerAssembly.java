@@ -79,7 +79,7 @@ public final class SchedulerAssembly {
       }
       fws.put(profile.schedulerName(), FrameworkRuntime.builder(b.registry, profile)
           .client(b.client).podApi(podApi).featureGates(b.featureGates)
-          .preemptionMetrics(metrics)
+          .preemptionMetrics(metrics).pluginMetrics(metrics)
           .activator(pods -> {
             SchedulingQueue q = queueRef.get();
             if (q != null) {

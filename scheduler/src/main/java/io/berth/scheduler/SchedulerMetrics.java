@@ -30,7 +30,7 @@ import java.util.function.Supplier;
  * meters are).
  */
 public final class SchedulerMetrics implements ExtensionPointMetrics, PreemptionMetrics,
-    BatchMetrics {
+    BatchMetrics, io.berth.framework.PluginMetrics {
   public static final String SCHEDULED = "scheduled";
   public static final String UNSCHEDULABLE = "unschedulable";
   public static final String ERROR = "error";
@@ -41,9 +41,45 @@ public final class SchedulerMetrics implements ExtensionPointMetrics, Preemption
   private static final Duration[] HINT_BUCKETS = buckets(0.00001, 2, 12);
 
   private final MeterRegistry registry;
+  // plugin gauges by name and labels: the value each registered gauge reads; a concurrent map
+  private final java.util.Map<java.util.List<Object>, java.util.concurrent.atomic.AtomicLong> pluginGauges =
+      new java.util.concurrent.ConcurrentHashMap<>();
 
   public SchedulerMetrics(MeterRegistry registry) {
     this.registry = registry;
+  }
+
+  /** Plugins' gauges: the value is kept as the bits of a double, read by the registered gauge. */
+  @Override
+  public void setGauge(String name, String help, java.util.Map<String, String> labels, double value) {
+    pluginGauges.computeIfAbsent(java.util.List.of(name, labels), k -> {
+      java.util.concurrent.atomic.AtomicLong bits = new java.util.concurrent.atomic.AtomicLong();
+      Gauge.builder(name.replace('_', '.'), bits, b -> Double.longBitsToDouble(b.get())).description(help)
+          .tags(tags(labels)).register(registry);
+      return bits;
+    }).set(Double.doubleToLongBits(value));
+  }
+
+  @Override
+  public void removeGauge(String name, java.util.Map<String, String> labels) {
+    if (pluginGauges.remove(java.util.List.of(name, labels)) != null) {
+      io.micrometer.core.instrument.Meter gauge = registry.find(name.replace('_', '.')).tags(tags(labels)).gauge();
+      if (gauge != null) {
+        registry.remove(gauge);
+      }
+    }
+  }
+
+  @Override
+  public void increment(String name, String help, java.util.Map<String, String> labels, double amount) {
+    Counter.builder(name.replace('_', '.')).description(help).tags(tags(labels)).register(registry)
+        .increment(amount);
+  }
+
+  private static java.util.List<io.micrometer.core.instrument.Tag> tags(java.util.Map<String, String> labels) {
+    java.util.List<io.micrometer.core.instrument.Tag> out = new java.util.ArrayList<>(labels.size());
+    labels.forEach((k, v) -> out.add(io.micrometer.core.instrument.Tag.of(k, v)));
+    return out;
   }
 
   /** Registers {@code scheduler_pending_pods{queue}} gauges read from the queue. */

@@ -79,6 +79,7 @@ public final class FrameworkRuntime implements Framework {
   private final PodApi podApi;
   private final FeatureGates featureGates;
   private final PreemptionMetrics preemptionMetrics;
+  private final io.berth.framework.PluginMetrics pluginMetrics;
   private final Consumer<Collection<Pod>> activator;
   private final ListerProvider listers;
   private final EventRecorder eventRecorder;
@@ -117,6 +118,7 @@ public final class FrameworkRuntime implements Framework {
         : PodApi.unavailable("profile \"" + profileName + "\"");
     this.featureGates = b.featureGates;
     this.preemptionMetrics = b.preemptionMetrics;
+    this.pluginMetrics = b.pluginMetrics;
     this.activator = b.activator;
     this.listers = b.listers;
     this.eventRecorder = b.eventRecorder;
@@ -141,6 +143,7 @@ public final class FrameworkRuntime implements Framework {
     private PodApi podApi;
     private FeatureGates featureGates = FeatureGates.defaults();
     private PreemptionMetrics preemptionMetrics = PreemptionMetrics.NOOP;
+    private io.berth.framework.PluginMetrics pluginMetrics = io.berth.framework.PluginMetrics.NOOP;
     private Consumer<Collection<Pod>> activator = pods -> { };
     private ListerProvider listers = ListerProvider.NONE;
     private EventRecorder eventRecorder = EventRecorder.NOOP;
@@ -174,6 +177,12 @@ public final class FrameworkRuntime implements Framework {
 
     public Builder preemptionMetrics(PreemptionMetrics value) {
       this.preemptionMetrics = value;
+      return this;
+    }
+
+    /** Where plugins expose their own metrics ({@link io.berth.framework.Handle#pluginMetrics}). */
+    public Builder pluginMetrics(io.berth.framework.PluginMetrics value) {
+      this.pluginMetrics = value;
       return this;
     }
 
@@ -364,6 +373,17 @@ public final class FrameworkRuntime implements Framework {
   @Override
   public <T extends HasMetadata> ObjectLister<T> lister(Class<T> type) {
     return listers.lister(type);
+  }
+
+  @Override
+  public <T extends HasMetadata> java.util.function.BooleanSupplier addEventHandler(Class<T> type,
+      io.berth.framework.ObjectEventHandler<T> handler) {
+    return listers.addEventHandler(type, handler);
+  }
+
+  @Override
+  public io.berth.framework.PluginMetrics pluginMetrics() {
+    return pluginMetrics;
   }
 
   @Override

@@ -17,4 +17,13 @@ public interface ListerProvider {
   };
 
   <T extends HasMetadata> ObjectLister<T> lister(Class<T> type);
+
+  /**
+   * Adds a plugin's handler to the informer of {@code type}, as {@link io.berth.framework.Handle#addEventHandler};
+   * by default there are no informers: the handler is never called and the supplier answers true.
+   */
+  default <T extends HasMetadata> java.util.function.BooleanSupplier addEventHandler(Class<T> type,
+      io.berth.framework.ObjectEventHandler<T> handler) {
+    return () -> true;
+  }
 }

@@ -49,6 +49,7 @@ final class CandidatePreparation {
   static final String EVENT_ACTION_PREEMPTING = "Preempting";
 
   private final Handle handle;
+  private final String pluginName;
   private final Clock clock;
   // UIDs of the preemptors whose asynchronous preparation is still running; concurrent set
   private final Set<String> preempting = ConcurrentHashMap.newKeySet();
@@ -56,7 +57,13 @@ final class CandidatePreparation {
   private final ExecutorService async;
 
   CandidatePreparation(Handle handle, Clock clock, boolean asynchronous) {
+    this(handle, DefaultPreemption.NAME, clock, asynchronous);
+  }
+
+  /** {@code pluginName} rejects victims waiting at Permit. */
+  CandidatePreparation(Handle handle, String pluginName, Clock clock, boolean asynchronous) {
     this.handle = handle;
+    this.pluginName = pluginName;
     this.clock = clock;
     if (asynchronous) {
       AtomicInteger n = new AtomicInteger();
@@ -171,7 +178,7 @@ final class CandidatePreparation {
     }
     Optional<WaitingPod> waiting = handle.getWaitingPod(victim.getMetadata().getUid());
     if (waiting.isPresent()) {
-      waiting.get().reject(DefaultPreemption.NAME, "preempted");
+      waiting.get().reject(pluginName, "preempted");
       LOG.debug("Pod {} rejected waiting pod {} on node {}", key(preemptor), key(victim), nodeName);
     } else if (!addDisruptionCondition(victim, preemptor) || !delete(victim)) {
       LOG.debug("Victim pod {} is already deleted", key(victim));

@@ -13,6 +13,7 @@ import java.util.Optional;
  * the next rule breaks the remaining ties:
  * <ol>
  *   <li>fewest PodDisruptionBudget violations;</li>
+ *   <li>lowest {@link VictimPolicy#victimsCost} (always equal for DefaultPreemption);</li>
  *   <li>lowest priority of the most important victim;</li>
  *   <li>smallest sum of victim priorities, each shifted by 2^31 so that more victims never make a
  *   sum smaller (negative priorities would otherwise reward evicting more pods);</li>
@@ -29,9 +30,15 @@ final class CandidateSelection {
   private final List<Comparator<Candidate>> betterFirst;
 
   CandidateSelection(VictimOrdering ordering) {
+    this(ordering, VictimPolicy.LOWER_PRIORITY);
+  }
+
+  /** With the policy's {@link VictimPolicy#victimsCost} as the rule after PDB violations. */
+  CandidateSelection(VictimOrdering ordering, VictimPolicy policy) {
     // each comparator orders the better candidate last (the greatest wins)
     this.betterFirst = List.of(
         Comparator.comparingLong(c -> -(long) c.numPdbViolations()),
+        Comparator.comparingLong(c -> -policy.victimsCost(c.victims())),
         Comparator.comparingLong(c -> -(long) PrioritySort.podPriority(c.victims().get(0))),
         Comparator.comparingLong(c -> -shiftedPrioritySum(c.victims())),
         Comparator.comparingLong(c -> -(long) c.victims().size()),

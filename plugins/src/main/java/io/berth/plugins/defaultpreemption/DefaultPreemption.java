@@ -7,32 +7,24 @@ import io.berth.framework.Code;
 import io.berth.framework.CycleState;
 import io.berth.framework.EnqueueExtensions;
 import io.berth.framework.EventResource;
-import io.berth.framework.FeatureGates;
 import io.berth.framework.Handle;
 import io.berth.framework.NodeInfo;
 import io.berth.framework.NodeToStatus;
-import io.berth.framework.NominatingInfo;
-import io.berth.framework.ObjectLister;
 import io.berth.framework.Plugin;
-import io.berth.framework.PodInfo;
 import io.berth.framework.PostFilterPlugin;
 import io.berth.framework.PostFilterResult;
 import io.berth.framework.PreEnqueuePlugin;
 import io.berth.framework.QueueingHint;
 import io.berth.framework.Status;
-import io.berth.plugins.queuesort.PrioritySort;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import java.time.Clock;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.IntUnaryOperator;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * kube-scheduler's DefaultPreemption (v1.32): the PostFilter plugin
@@ -66,29 +58,14 @@ public final class DefaultPreemption
   public static final String REASON_WAITING_FOR_PREEMPTION =
       "waiting for the preemption for this pod to be finished";
 
-  private static final Logger LOG = LoggerFactory.getLogger(DefaultPreemption.class);
-
+  private final PreemptionEvaluator evaluator;
   private final Handle handle;
-  private final DefaultPreemptionArgs args;
-  private final ObjectLister<PodDisruptionBudget> pdbLister;
-  /** Given the number of potential nodes n, where in [0, n) the dry run starts. */
-  private final IntUnaryOperator offsetSource;
-  private final VictimSelector victimSelector;
-  private final CandidateSelection candidateSelection;
-  private final CandidatePreparation preparation;
-  private final boolean asyncPreemption;
 
   private DefaultPreemption(DefaultPreemptionArgs args, Handle handle,
       IntUnaryOperator offsetSource, Clock clock) {
     this.handle = handle;
-    this.args = args;
-    this.pdbLister = handle.lister(PodDisruptionBudget.class);
-    this.offsetSource = offsetSource;
-    VictimOrdering ordering = new VictimOrdering(clock);
-    this.victimSelector = new VictimSelector(handle, ordering);
-    this.candidateSelection = new CandidateSelection(ordering);
-    this.asyncPreemption = handle.featureGates().enabled(FeatureGates.SCHEDULER_ASYNC_PREEMPTION);
-    this.preparation = new CandidatePreparation(handle, clock, asyncPreemption);
+    this.evaluator = new PreemptionEvaluator(NAME, handle, args.minCandidateNodesPercentage(),
+        args.minCandidateNodesAbsolute(), VictimPolicy.LOWER_PRIORITY, offsetSource, clock);
   }
 
   /** The {@link io.berth.framework.PluginFactory}: validates {@code args} as upstream does. */
@@ -110,7 +87,7 @@ public final class DefaultPreemption
   @Override
   public PostFilterResult postFilter(CycleState state, Pod pod, NodeToStatus filteredNodeStatus) {
     handle.preemptionMetrics().attempt();
-    PostFilterResult result = preempt(state, pod, filteredNodeStatus);
+    PostFilterResult result = evaluator.preempt(state, pod, filteredNodeStatus);
     Status status = result.status();
     String message = status.message();
     if (message.isEmpty()) {
@@ -128,10 +105,7 @@ public final class DefaultPreemption
    */
   @Override
   public Status preEnqueue(Pod pod) {
-    if (asyncPreemption && preparation.isRunningPreemption(pod.getMetadata().getUid())) {
-      return Status.unresolvable(REASON_WAITING_FOR_PREEMPTION);
-    }
-    return Status.SUCCESS;
+    return evaluator.preEnqueue(pod);
   }
 
   /**
@@ -141,7 +115,7 @@ public final class DefaultPreemption
    */
   @Override
   public List<ClusterEventWithHint> eventsToRegister() {
-    if (!asyncPreemption) {
+    if (!evaluator.asynchronous()) {
       return List.of();
     }
     return List.of(new ClusterEventWithHint(
@@ -149,115 +123,27 @@ public final class DefaultPreemption
         (pod, oldObj, newObj) -> QueueingHint.QUEUE_SKIP));
   }
 
-  private PostFilterResult preempt(CycleState state, Pod pod, NodeToStatus m) {
-    String nominated = nominatedNodeName(pod);
-    Optional<String> ineligible = ineligibility(pod, m.get(nominated));
-    if (ineligible.isPresent()) {
-      LOG.debug("Pod {} is not eligible for preemption: {}", key(pod), ineligible.get());
-      return PostFilterResult.of(Status.unschedulable(ineligible.get()));
-    }
-    List<NodeInfo> allNodes = handle.snapshotLister().list();
-    if (allNodes.isEmpty()) {
-      return PostFilterResult.of(Status.error("no nodes available"));
-    }
-    DryRunPreemption.Result found = findCandidates(state, pod, allNodes, m);
-    if (found.candidates().isEmpty()) {
-      if (!found.errors().isEmpty()) {
-        return PostFilterResult.of(Status.error(FitErrorMessage.aggregate(found.errors())));
-      }
-      LOG.debug("No preemption candidate for pod {}; preemption is not helpful", key(pod));
-      String msg = FitErrorMessage.of(allNodes.size(), found.nodeStatuses(),
-          Status.unresolvable(REASON_NOT_HELPFUL));
-      // Clears the pod's nomination, if any: no node can take it even with preemption.
-      return new PostFilterResult(Status.unschedulable(msg), NominatingInfo.override(""));
-    }
-    Optional<Candidate> best = candidateSelection.pick(found.candidates());
-    if (best.isEmpty() || best.get().nodeName().isEmpty()) {
-      return PostFilterResult.of(Status.unschedulable("no candidate node for preemption"));
-    }
-    LOG.debug("Preempting {} pod(s) on node {} for pod {}", best.get().victims().size(),
-        best.get().nodeName(), key(pod));
-    if (asyncPreemption) {
-      preparation.prepareAsync(best.get(), pod);
-    } else {
-      Status prepared = preparation.prepare(best.get(), pod);
-      if (!prepared.isSuccess()) {
-        return PostFilterResult.of(prepared);
-      }
-    }
-    return new PostFilterResult(Status.SUCCESS, NominatingInfo.override(best.get().nodeName()));
-  }
-
-  /** Nodes whose filter status was Unschedulable, dry-run from a random offset. */
-  private DryRunPreemption.Result findCandidates(CycleState state, Pod pod,
-      List<NodeInfo> allNodes, NodeToStatus m) {
-    List<NodeInfo> potential = new ArrayList<>();
-    for (NodeInfo n : allNodes) {
-      if (m.get(n.nodeName()).code() == Code.UNSCHEDULABLE) {
-        potential.add(n);
-      }
-    }
-    if (potential.isEmpty()) {
-      LOG.debug("Preemption will not help schedule pod {} on any node", key(pod));
-      return new DryRunPreemption.Result(List.of(), Map.of(), List.of());
-    }
-    int offset = offsetSource.applyAsInt(potential.size());
-    return dryRunPreemption(state, pod, potential, pdbLister.list(), offset,
-        calculateNumCandidates(potential.size()));
-  }
-
   DryRunPreemption.Result dryRunPreemption(CycleState state, Pod pod, List<NodeInfo> potential,
       List<PodDisruptionBudget> pdbs, int offset, int candidatesNum) {
-    return DryRunPreemption.run(handle.parallelizer(), victimSelector, state, pod, potential,
-        pdbs, offset, candidatesNum);
+    return evaluator.dryRunPreemption(state, pod, potential, pdbs, offset, candidatesNum);
   }
 
   VictimSelector.Selection selectVictimsOnNode(CycleState state, Pod pod, NodeInfo nodeInfo,
       List<PodDisruptionBudget> pdbs) {
-    return victimSelector.select(state, pod, nodeInfo, pdbs);
+    return evaluator.selectVictimsOnNode(state, pod, nodeInfo, pdbs);
   }
 
   Optional<Candidate> selectCandidate(List<Candidate> candidates) {
-    return candidateSelection.pick(candidates);
+    return evaluator.selectCandidate(candidates);
   }
 
-  /**
-   * How many candidates the dry run should find: the configured percentage of the potential
-   * nodes, at least the configured absolute number, at most all of them.
-   */
   int calculateNumCandidates(int numNodes) {
-    int n = (int) ((long) numNodes * args.minCandidateNodesPercentage() / 100);
-    if (n < args.minCandidateNodesAbsolute()) {
-      n = args.minCandidateNodesAbsolute();
-    }
-    return Math.min(n, numNodes);
+    return evaluator.calculateNumCandidates(numNodes);
   }
 
-  /**
-   * Why the pod may not preempt, as upstream's {@code PodEligibleToPreemptOthers}: its
-   * preemptionPolicy is Never; or it is nominated to a node (that filters did not rule out for
-   * good) where a lower-priority pod is still terminating because of preemption, i.e. its earlier
-   * victims are not gone yet.
-   */
+  /** As {@link PreemptionEvaluator}'s eligibility check, with an empty cycle state. */
   Optional<String> ineligibility(Pod pod, Status nominatedNodeStatus) {
-    if (pod.getSpec() != null && "Never".equals(pod.getSpec().getPreemptionPolicy())) {
-      return Optional.of(REASON_PREEMPT_NEVER);
-    }
-    String nominated = nominatedNodeName(pod);
-    if (nominated.isEmpty()
-        || nominatedNodeStatus.code() == Code.UNSCHEDULABLE_AND_UNRESOLVABLE) {
-      return Optional.empty();
-    }
-    Optional<NodeInfo> node = handle.snapshotLister().get(nominated);
-    if (node.isPresent()) {
-      int priority = PrioritySort.podPriority(pod);
-      for (PodInfo p : node.get().pods()) {
-        if (PrioritySort.podPriority(p.pod()) < priority && terminatingByPreemption(p.pod())) {
-          return Optional.of(REASON_TERMINATING_ON_NOMINATED);
-        }
-      }
-    }
-    return Optional.empty();
+    return evaluator.ineligibility(new CycleState(), pod, nominatedNodeStatus);
   }
 
   /** Being deleted and marked {@code DisruptionTarget=True} by the scheduler's preemption. */
@@ -275,12 +161,4 @@ public final class DefaultPreemption
     return false;
   }
 
-  private static String nominatedNodeName(Pod pod) {
-    String n = pod.getStatus() == null ? null : pod.getStatus().getNominatedNodeName();
-    return n == null ? "" : n;
-  }
-
-  private static String key(Pod pod) {
-    return pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName();
-  }
 }

@@ -6,7 +6,6 @@ import io.berth.framework.Handle;
 import io.berth.framework.NodeInfo;
 import io.berth.framework.PodInfo;
 import io.berth.framework.Status;
-import io.berth.plugins.queuesort.PrioritySort;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import java.util.ArrayList;
@@ -20,7 +19,9 @@ import java.util.List;
  * RemovePod extensions); if the preemptor still does not fit, the node cannot help. Otherwise the
  * removed pods are added back one at a time, most important first and PDB-protected ones before
  * the others, and each one that leaves the preemptor still fitting is reprieved; the rest are the
- * victims. Immutable and thread-safe (each call owns its copies); called from parallel workers.
+ * victims. A {@link VictimPolicy} says which pods are eligible (by default those of lower priority),
+ * their importance, whether the preemptor is admitted beyond the filters with the removed pods
+ * gone, and whether the final victims are acceptable. Immutable and thread-safe (each call owns its copies); called from parallel workers.
  */
 final class VictimSelector {
   /** The outcome on one node: victims (most important first) and PDB violations, or why not. */
@@ -32,18 +33,23 @@ final class VictimSelector {
 
   private final Handle handle;
   private final Comparator<Pod> mostImportantFirst;
+  private final VictimPolicy policy;
 
   VictimSelector(Handle handle, VictimOrdering ordering) {
+    this(handle, ordering, VictimPolicy.LOWER_PRIORITY);
+  }
+
+  VictimSelector(Handle handle, VictimOrdering ordering, VictimPolicy policy) {
     this.handle = handle;
-    this.mostImportantFirst = ordering.mostImportantFirst();
+    this.policy = policy;
+    this.mostImportantFirst = policy.importance(ordering.mostImportantFirst());
   }
 
   Selection select(CycleState state, Pod preemptor, NodeInfo nodeInfo,
       List<PodDisruptionBudget> pdbs) {
-    int priority = PrioritySort.podPriority(preemptor);
     List<PodInfo> potentialVictims = new ArrayList<>(nodeInfo.pods().size());
     for (PodInfo pi : nodeInfo.pods()) {
-      if (PrioritySort.podPriority(pi.pod()) < priority) {
+      if (policy.eligible(state, preemptor, pi.pod())) {
         potentialVictims.add(pi);
       }
     }
@@ -63,12 +69,21 @@ final class VictimSelector {
     if (!fits.isSuccess()) {
       return Selection.failed(fits);
     }
+    // the pods currently off the node: the policy's admission check sees them gone
+    List<Pod> removed = new ArrayList<>(potentialVictims.size());
+    for (PodInfo pi : potentialVictims) {
+      removed.add(pi.pod());
+    }
+    Status admitted = policy.admits(state, preemptor, removed);
+    if (!admitted.isSuccess()) {
+      return Selection.failed(admitted);
+    }
     potentialVictims.sort(Comparator.comparing(PodInfo::pod, mostImportantFirst));
     PdbViolations.Split split = PdbViolations.split(potentialVictims, pdbs);
     List<PodInfo> victims = new ArrayList<>();
     int numViolating = 0;
     for (PodInfo pi : split.violating()) {
-      Status s = reprieve(state, preemptor, pi, nodeInfo, victims);
+      Status s = reprieve(state, preemptor, pi, nodeInfo, victims, removed);
       if (s.code() == Code.ERROR) {
         return Selection.failed(s);
       }
@@ -77,7 +92,7 @@ final class VictimSelector {
       }
     }
     for (PodInfo pi : split.nonViolating()) {
-      Status s = reprieve(state, preemptor, pi, nodeInfo, victims);
+      Status s = reprieve(state, preemptor, pi, nodeInfo, victims, removed);
       if (s.code() == Code.ERROR) {
         return Selection.failed(s);
       }
@@ -85,8 +100,12 @@ final class VictimSelector {
     if (!split.violating().isEmpty() && !split.nonViolating().isEmpty()) {
       victims.sort(Comparator.comparing(PodInfo::pod, mostImportantFirst));
     }
-    return new Selection(victims.stream().map(PodInfo::pod).toList(), numViolating,
-        Status.SUCCESS);
+    List<Pod> chosen = victims.stream().map(PodInfo::pod).toList();
+    Status accepted = policy.acceptVictims(state, preemptor, chosen);
+    if (!accepted.isSuccess()) {
+      return Selection.failed(accepted);
+    }
+    return new Selection(chosen, numViolating, Status.SUCCESS);
   }
 
   /**
@@ -94,21 +113,34 @@ final class VictimSelector {
    * and records it as a victim (Unschedulable). Error when an extension fails.
    */
   private Status reprieve(CycleState state, Pod preemptor, PodInfo pi, NodeInfo nodeInfo,
-      List<PodInfo> victims) {
+      List<PodInfo> victims, List<Pod> removed) {
     nodeInfo.addPod(pi);
     Status added = asError(handle.runPreFilterExtensionAddPod(state, preemptor, pi, nodeInfo));
     if (!added.isSuccess()) {
       return added;
     }
-    if (handle.runFilterPluginsWithNominatedPods(state, preemptor, nodeInfo).isSuccess()) {
+    removeIdentical(removed, pi.pod());
+    if (handle.runFilterPluginsWithNominatedPods(state, preemptor, nodeInfo).isSuccess()
+        && policy.admits(state, preemptor, removed).isSuccess()) {
       return Status.SUCCESS;
     }
-    Status removed = remove(state, preemptor, pi, nodeInfo);
-    if (!removed.isSuccess()) {
-      return removed;
+    removed.add(pi.pod());
+    Status taken = remove(state, preemptor, pi, nodeInfo);
+    if (!taken.isSuccess()) {
+      return taken;
     }
     victims.add(pi);
     return Status.unschedulable();
+  }
+
+  /** Pods compare deeply; the list holds the very instances, so remove by identity. */
+  private static void removeIdentical(List<Pod> pods, Pod pod) {
+    for (int i = pods.size() - 1; i >= 0; i--) {
+      if (pods.get(i) == pod) {
+        pods.remove(i);
+        return;
+      }
+    }
   }
 
   private Status remove(CycleState state, Pod preemptor, PodInfo pi, NodeInfo nodeInfo) {
