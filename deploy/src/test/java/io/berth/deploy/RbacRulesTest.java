@@ -65,6 +65,23 @@ class RbacRulesTest {
   }
 
   @Test
+  void aProfileWithCapacitySchedulingAddsTheElasticQuotaAndPodGroupRules() {
+    Map<String, Set<String>> plain = grants(HelmRender.chart().documents(), "berth-scheduler");
+    Map<String, Set<String>> withQuotas = grants(HelmRender.chart()
+        .set("scheduler.config.profiles[0].schedulerName", "berth-scheduler")
+        .set("scheduler.config.profiles[0].plugins.multiPoint.enabled[0].name", "CapacityScheduling")
+        .set("scheduler.config.profiles[0].plugins.multiPoint.disabled[0].name", "DefaultPreemption")
+        .documents(), "berth-scheduler");
+    Map<String, Set<String>> added = new TreeMap<>(withQuotas);
+    plain.keySet().forEach(added::remove);
+    assertThat(added).isEqualTo(Map.of(
+        "scheduling.x-k8s.io/elasticquotas", verbs("get", "list", "watch"),
+        "scheduling.x-k8s.io/elasticquotas/status", verbs("patch"),
+        "scheduling.x-k8s.io/podgroups", verbs("list", "watch")));
+    assertThat(plain).doesNotContainKey("scheduling.x-k8s.io/elasticquotas");
+  }
+
+  @Test
   void controllerManagerClusterRoleIsWhatBerthControllerManagerCalls() {
     Map<String, Set<String>> expected = new TreeMap<>(Map.ofEntries(
         Map.entry("apps/deployments", verbs("get", "list", "watch")),

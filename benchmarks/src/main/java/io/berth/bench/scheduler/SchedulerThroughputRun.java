@@ -88,6 +88,23 @@ public final class SchedulerThroughputRun {
 
   /** One run of {@code w} with the given feature gates. */
   static Result run(PerfWorkload w, FeatureGates gates) throws Exception {
+    return run(w, gates, QuotaSetup.NONE);
+  }
+
+  /**
+   * How a run spreads its pods over namespaces and, when {@code quotas} is not empty, guards them with
+   * CapacityScheduling over those ElasticQuotas (given in memory: the harness has no API server).
+   */
+  record QuotaSetup(int namespaces, List<io.berth.plugins.capacityscheduling.ElasticQuota> quotas) {
+    static final QuotaSetup NONE = new QuotaSetup(1, List.of());
+
+    String namespace(int i) {
+      return namespaces <= 1 ? "perf" : "perf-" + (i % namespaces);
+    }
+  }
+
+  /** One run of {@code w} with the given feature gates and namespaces/quotas. */
+  static Result run(PerfWorkload w, FeatureGates gates, QuotaSetup setup) throws Exception {
     Map<String, Pod> current = new ConcurrentHashMap<>();
     AtomicInteger bound = new AtomicInteger();
     AtomicInteger measuredBound = new AtomicInteger();
@@ -111,9 +128,22 @@ public final class SchedulerThroughputRun {
       bound.incrementAndGet();
     });
     HarnessPodApi podApi = new HarnessPodApi(current, () -> ref.get().podHandler());
-    Registry registry = InTreeRegistry.create()
-        .register(HarnessBinder.NAME, (args, handle) -> binder)
+    Registry registry = new Registry();
+    Registry inTree = InTreeRegistry.create();
+    String capacity = io.berth.plugins.capacityscheduling.CapacityScheduling.NAME;
+    for (String name : inTree.names()) {
+      if (!name.equals(capacity) || setup.quotas().isEmpty()) {
+        registry.register(name, inTree.get(name).orElseThrow());
+      }
+    }
+    if (!setup.quotas().isEmpty()) {
+      registry.register(capacity, (args, handle) ->
+          io.berth.plugins.capacityscheduling.CapacityScheduling.withQuotas(args, handle, setup.quotas()));
+    }
+    registry.register(HarnessBinder.NAME, (args, handle) -> binder)
         .register(HarnessClock.NAME, (args, handle) -> clock);
+    String quotaPlugins = setup.quotas().isEmpty() ? "" : ", {name: " + capacity + "}";
+    String quotaDisabled = setup.quotas().isEmpty() ? "" : ", {name: DefaultPreemption}";
     SchedulerConfiguration config = SchedulerConfigLoader.load(String.join("\n",
         "apiVersion: kubescheduler.config.k8s.io/v1",
         "kind: KubeSchedulerConfiguration",
@@ -124,8 +154,8 @@ public final class SchedulerThroughputRun {
         "    preFilter:",
         "      enabled: [{name: " + HarnessClock.NAME + "}]",
         "    multiPoint:",
-        "      enabled: [{name: " + HarnessBinder.NAME + "}]",
-        "      disabled: [{name: DefaultBinder}]",
+        "      enabled: [{name: " + HarnessBinder.NAME + "}" + quotaPlugins + "]",
+        "      disabled: [{name: DefaultBinder}" + quotaDisabled + "]",
         w.defaultSpreading() ? "" : String.join("\n",
             "  pluginConfig:",
             "  - name: PodTopologySpread",
@@ -148,10 +178,10 @@ public final class SchedulerThroughputRun {
       for (int i = 0; i < w.nodes(); i++) {
         assembly.nodeHandler().onAdd(PerfObjects.node("node-" + i, w.zoneOf().apply(i)), true);
       }
-      addPods(assembly, current, "init", w.initPods(), w);
+      addPods(assembly, current, "init", w.initPods(), w, setup);
       awaitBound(bound, w.initPods(), Duration.ofMinutes(10));
       // build the measured pods first: creating objects is the client's cost, not the scheduler's
-      List<Pod> measuredPods = buildPods(MEASURED, w.measuredPods(), w.measuredPod());
+      List<Pod> measuredPods = buildPods(MEASURED, w.measuredPods(), w.measuredPod(), setup);
       List<Integer> samples = new ArrayList<>();
       long t0 = System.nanoTime();
       Thread sampler = new Thread(() -> {
@@ -244,18 +274,18 @@ public final class SchedulerThroughputRun {
   }
 
   private static void addPods(SchedulerAssembly assembly, Map<String, Pod> current, String prefix,
-      int count, PerfWorkload w) {
-    for (Pod pod : buildPods(prefix, count, w.initPod())) {
+      int count, PerfWorkload w, QuotaSetup setup) {
+    for (Pod pod : buildPods(prefix, count, w.initPod(), setup)) {
       current.put(key(pod), pod);
       assembly.podHandler().onAdd(pod, false);
     }
   }
 
   private static List<Pod> buildPods(String prefix, int count,
-      java.util.function.UnaryOperator<io.fabric8.kubernetes.api.model.PodBuilder> shape) {
+      java.util.function.UnaryOperator<io.fabric8.kubernetes.api.model.PodBuilder> shape, QuotaSetup setup) {
     List<Pod> pods = new ArrayList<>(count);
     for (int i = 0; i < count; i++) {
-      pods.add(PerfObjects.pod("perf", prefix + "-" + i, shape));
+      pods.add(PerfObjects.pod(setup.namespace(i), prefix + "-" + i, shape));
     }
     return pods;
   }

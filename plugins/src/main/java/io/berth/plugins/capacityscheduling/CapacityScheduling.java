@@ -76,6 +76,8 @@ public final class CapacityScheduling implements PreEnqueuePlugin, PreFilterPlug
   private final Map<String, Pod> rejected = new ConcurrentHashMap<>();
   // set once by the factory, before anything is scheduled
   private volatile BooleanSupplier synced = () -> true;
+  // whether this instance has run a scheduling cycle (it leads): only then is status.used written
+  private volatile boolean scheduling;
 
   CapacityScheduling(CapacitySchedulingArgs args, Handle handle, QuotaBook book, PodGroupLister podGroups,
       ObjectLister<Pod> pods) {
@@ -121,6 +123,11 @@ public final class CapacityScheduling implements PreEnqueuePlugin, PreFilterPlug
     this.synced = value;
   }
 
+  /** Whether this instance schedules (a standby replica never runs PreFilter, and so never writes status). */
+  boolean scheduling() {
+    return scheduling;
+  }
+
   // ---------------------------------------------------------------- PreEnqueue
 
   @Override
@@ -133,6 +140,7 @@ public final class CapacityScheduling implements PreEnqueuePlugin, PreFilterPlug
   @Override
   public PreFilterResult preFilter(CycleState state, Pod pod, List<NodeInfo> nodes) {
     String ns = pod.getMetadata().getNamespace();
+    scheduling = true;
     if (!synced.getAsBoolean()) {
       return reject(pod, Status.unschedulable(NOT_SYNCED));
     }

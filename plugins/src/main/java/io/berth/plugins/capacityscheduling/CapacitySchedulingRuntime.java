@@ -21,7 +21,8 @@ import java.util.function.BooleanSupplier;
 /**
  * Wires a {@link CapacityScheduling} to the cluster: its handler on the scheduler's pod informer, informers of
  * ElasticQuotas and PodGroups over the handle's client, and a daemon timer that runs the {@link UsedStatusWriter}
- * every {@code statusUpdatePeriodSeconds} and activates the held pods once everything is listed. Without a client
+ * every {@code statusUpdatePeriodSeconds} (once everything is listed and this instance has run a scheduling cycle,
+ * so a standby replica does not write) and activates the held pods once everything is listed. Without a client
  * (a configuration only validated) there are no informers and the plugin never writes. Stateless; what it starts
  * lives as long as the process.
  */
@@ -78,7 +79,7 @@ final class CapacitySchedulingRuntime {
     UsedStatusWriter writer = new UsedStatusWriter(book, (quota, used) -> c.genericKubernetesResources(QUOTAS)
         .inNamespace(quota.namespace()).withName(quota.name()).subresource("status")
         .patch(PatchContext.of(PatchType.JSON_MERGE), c.getKubernetesSerialization().asJson(Map.of("status",
-            Map.of("used", used)))), handle.pluginMetrics(), synced);
+            Map.of("used", used)))), handle.pluginMetrics(), () -> synced.getAsBoolean() && plugin.scheduling());
     ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "capacityscheduling-status");
       t.setDaemon(true);
