@@ -28,7 +28,7 @@ class CapacitySchedulingTest {
   void reserveChargesUnreserveReleasesAndTheRejectedPodIsActivatedWhenQuotaIsFreed() {
     TestHandle handle = new TestHandle();
     CapacityScheduling plugin = (CapacityScheduling) CapacityScheduling.withQuotas(Map.of(), handle,
-        List.of(cpuQuota("a", 1, 2L)));
+        List.of(cpuQuota("a", 2, 2L)));
     Pod first = pod("a", "first", "2", 0, false);
     assertThat(preFilter(plugin, first).status().isSuccess()).isTrue();
     assertThat(plugin.reserve(new CycleState(), first, "n1").isSuccess()).isTrue();
@@ -36,7 +36,7 @@ class CapacitySchedulingTest {
     PreFilterResult rejected = preFilter(plugin, second);
     assertThat(rejected.status().code()).isEqualTo(Code.UNSCHEDULABLE);
     assertThat(rejected.status().message()).isEqualTo("ElasticQuota \"a/quota-a\" is at its max: cpu: used 2"
-        + " + requested 500m exceeds max 2 (min 1)");
+        + " + requested 500m exceeds max 2 (min 2)");
     plugin.unreserve(new CycleState(), first, "n1");
     assertThat(handle.activated()).containsExactly("a/second");
     assertThat(preFilter(plugin, second).status().isSuccess()).isTrue();
@@ -69,13 +69,13 @@ class CapacitySchedulingTest {
     }
     TestHandle handle = new TestHandle().withObjects(members);
     QuotaBook book = new QuotaBook();
-    book.putQuota(cpuQuota("a", 2, 3L));
+    book.putQuota(cpuQuota("a", 3, 3L));
     PodGroup gang = new PodGroup("a", "gang", Instant.EPOCH, 4, Map.of(), Optional.empty());
     CapacityScheduling plugin = new CapacityScheduling(CapacitySchedulingArgs.DEFAULTS, handle, book,
         (ns, name) -> "gang".equals(name) ? Optional.of(gang) : Optional.empty(), handle.lister(Pod.class));
     PreFilterResult whole = preFilter(plugin, members[0]);
     assertThat(whole.status().message()).contains("used 0 + requested 4 exceeds max 3");
-    book.putQuota(cpuQuota("a", 2, 4L));
+    book.putQuota(cpuQuota("a", 4, 4L));
     assertThat(preFilter(plugin, members[0]).status().isSuccess()).isTrue();
     plugin.reserve(new CycleState(), members[0], "n1");
     plugin.reserve(new CycleState(), members[1], "n1");
