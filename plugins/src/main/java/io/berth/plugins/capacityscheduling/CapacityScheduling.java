@@ -53,8 +53,8 @@ import org.slf4j.LoggerFactory;
  *   <li>PreEnqueue: holds a preemptor while its asynchronous preemption runs.
  * </ul>
  *
- * Until the ElasticQuotas and pods have been listed, pods are held (Unschedulable) rather than scheduled against a
- * partial count. A malformed ElasticQuota holds only its namespace's pods, with a message naming the field.
+ * Until the ElasticQuotas and pods have been listed, pods are held (UnschedulableAndUnresolvable, no preemption)
+ * rather than scheduled against a partial count. A malformed ElasticQuota holds only its namespace's pods, with a message naming the field.
  * Thread-safe: the scheduling thread, binding threads, the informers and the status timer call it; shared state is
  * the book (its own lock) and concurrent maps.
  */
@@ -142,7 +142,8 @@ public final class CapacityScheduling implements PreEnqueuePlugin, PreFilterPlug
     String ns = pod.getMetadata().getNamespace();
     scheduling = true;
     if (!synced.getAsBoolean()) {
-      return reject(pod, Status.unschedulable(NOT_SYNCED));
+      // unresolvable: preemption must not run before the quotas are known; activated once they are
+      return reject(pod, Status.unresolvable(NOT_SYNCED));
     }
     String bad = invalid.get(ns);
     if (bad != null) {
@@ -183,6 +184,10 @@ public final class CapacityScheduling implements PreEnqueuePlugin, PreFilterPlug
 
   @Override
   public PostFilterResult postFilter(CycleState state, Pod pod, NodeToStatus filteredNodeStatus) {
+    if (state.read(CycleQuota.KEY, CycleQuota.class).isEmpty()) {
+      // PreFilter held the pod before looking at quotas (not listed yet, malformed quota): nothing to reclaim for
+      return PostFilterResult.of(Status.unschedulable(MESSAGE_PREFIX + "the pod's quota was not evaluated"));
+    }
     handle.preemptionMetrics().attempt();
     PostFilterResult result = evaluator.preempt(state, pod, filteredNodeStatus);
     Status status = result.status();
@@ -294,9 +299,15 @@ public final class CapacityScheduling implements PreEnqueuePlugin, PreFilterPlug
     if (rejected.isEmpty()) {
       return;
     }
-    List<Pod> pods = new ArrayList<>(rejected.values());
-    rejected.clear();
-    handle.activate(pods);
+    List<Pod> pods = new ArrayList<>(rejected.size());
+    for (Map.Entry<String, Pod> e : rejected.entrySet()) {
+      if (rejected.remove(e.getKey(), e.getValue())) {
+        pods.add(e.getValue());
+      }
+    }
+    if (!pods.isEmpty()) {
+      handle.activate(pods);
+    }
   }
 
   // ---------------------------------------------------------------- EnqueueExtensions
