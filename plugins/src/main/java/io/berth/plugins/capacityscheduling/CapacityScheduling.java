@@ -50,7 +50,8 @@ import org.slf4j.LoggerFactory;
  *   <li>Reserve/Unreserve: charge and release the pod in the {@link QuotaBook}, which the pod informer also keeps
  *       from the bound pods (a restarted scheduler rebuilds {@code used} from them); {@link UsedStatusWriter}
  *       writes {@code status.used} and the {@code berth_quota_*} metrics;
- *   <li>PreEnqueue: holds a preemptor while its asynchronous preemption runs.
+ *   <li>PreEnqueue: holds a preemptor while its asynchronous preemption runs;
+ *   <li>Sign: adds nothing to a pod's batching signature (see {@link #signPod}).
  * </ul>
  *
  * Until the ElasticQuotas and pods have been listed, pods are held (UnschedulableAndUnresolvable, no preemption)
@@ -59,7 +60,7 @@ import org.slf4j.LoggerFactory;
  * the book (its own lock) and concurrent maps.
  */
 public final class CapacityScheduling implements PreEnqueuePlugin, PreFilterPlugin, PostFilterPlugin,
-    ReservePlugin, EnqueueExtensions {
+    ReservePlugin, EnqueueExtensions, io.berth.framework.SignPlugin {
   public static final String NAME = "CapacityScheduling";
   static final String MESSAGE_PREFIX = "preemption: ";
   static final String NOT_SYNCED = "waiting for the ElasticQuotas and pods to be listed";
@@ -126,6 +127,15 @@ public final class CapacityScheduling implements PreEnqueuePlugin, PreFilterPlug
   /** Whether this instance schedules (a standby replica never runs PreFilter, and so never writes status). */
   boolean scheduling() {
     return scheduling;
+  }
+
+  /**
+   * No fragments: this plugin has no Filter or Score, and its PreFilter runs for every pod, batched or not, so two
+   * pods that the other plugins sign alike get the same nodes from it (OpportunisticBatching stays available).
+   */
+  @Override
+  public io.berth.framework.SignResult signPod(Pod pod) {
+    return io.berth.framework.SignResult.none();
   }
 
   // ---------------------------------------------------------------- PreEnqueue
