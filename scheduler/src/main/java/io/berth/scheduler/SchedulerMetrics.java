@@ -41,7 +41,8 @@ public final class SchedulerMetrics implements ExtensionPointMetrics, Preemption
   private static final Duration[] HINT_BUCKETS = buckets(0.00001, 2, 12);
 
   private final MeterRegistry registry;
-  // plugin gauges by name and labels: the value each registered gauge reads; a concurrent map
+  // plugin gauges by name and labels: the value each registered gauge reads; a concurrent map (one label set is set
+  // and removed by one thread, the quota writer's timer)
   private final java.util.Map<java.util.List<Object>, java.util.concurrent.atomic.AtomicLong> pluginGauges =
       new java.util.concurrent.ConcurrentHashMap<>();
 

@@ -39,9 +39,10 @@ import java.util.function.IntUnaryOperator;
  *
  * <p>With the {@code SchedulerAsyncPreemption} feature gate the victims are preempted in the
  * background (upstream's {@code prepareCandidateAsync}) and PreEnqueue holds the preemptor back
- * until that is done. Runs on the scheduling thread; the dry run fans out on the handle's
- * parallelizer. Thread-safe: immutable after construction apart from the preparation's
- * concurrent set of preempting pods.
+ * until that is done. The steps are {@link PreemptionEvaluator}'s with
+ * {@link VictimPolicy#LOWER_PRIORITY}, the machinery CapacityScheduling shares. Runs on the
+ * scheduling thread; the dry run fans out on the handle's parallelizer. Thread-safe: immutable
+ * after construction apart from the preparation's concurrent set of preempting pods.
  */
 public final class DefaultPreemption
     implements PostFilterPlugin, PreEnqueuePlugin, EnqueueExtensions {
