@@ -57,9 +57,11 @@ final class GroupSchedulingCycle {
   private final SchedulerCache cache;
   private final Snapshot snapshot;
   private final SchedulingAlgorithm algorithm;
+  private final SchedulerMetrics metrics;
 
   GroupSchedulingCycle(Scheduler scheduler, SchedulingQueue queue, SchedulerCache cache,
-      Snapshot snapshot, SchedulingAlgorithm algorithm) {
+      Snapshot snapshot, SchedulingAlgorithm algorithm, SchedulerMetrics metrics) {
+    this.metrics = metrics;
     this.scheduler = scheduler;
     this.queue = queue;
     this.cache = cache;
@@ -81,6 +83,8 @@ final class GroupSchedulingCycle {
       return false;
     }
     PodGroupRef group = ref.get();
+    // counted on the cycle's snapshot, as the gang plugin counts them at Permit
+    cache.updateSnapshot(snapshot);
     int[] assigned = {0};
     List<Pod> queued = queuedMembers(plugin.get(), group, first.pod(), assigned);
     if (1 + queued.size() + assigned[0] < group.minMember()) {
@@ -106,23 +110,39 @@ final class GroupSchedulingCycle {
     return true;
   }
 
-  /** Members in activeQ or backoffQ other than {@code first}; counts assigned ones. */
+  /**
+   * Members in activeQ or backoffQ other than {@code first}; counts assigned ones. Members held by
+   * PreEnqueue (the gang plugin holds them until enough exist, and nothing requeues them when the
+   * last one arrives) are activated first, so that PreEnqueue runs again and lets them join.
+   */
   private List<Pod> queuedMembers(PodGroupPlugin plugin, PodGroupRef group, Pod first,
       int[] assigned) {
     List<Pod> out = new ArrayList<>();
+    List<Pod> gated = new ArrayList<>();
     String firstUid = first.getMetadata().getUid();
     for (Pod p : plugin.members(group)) {
       if (Objects.equals(firstUid, p.getMetadata().getUid())) {
         continue;
       }
       String node = p.getSpec() == null ? null : p.getSpec().getNodeName();
-      if ((node != null && !node.isEmpty()) || cache.isAssumedPod(p)) {
+      if (node != null && !node.isEmpty()) {
+        // bound: placed only if on a node the scheduler knows (the gang plugin counts it so)
+        assigned[0] += snapshot.get(node).isPresent() ? 1 : 0;
+      } else if (cache.isAssumedPod(p)) {
         assigned[0]++;
       } else if (p.getMetadata().getDeletionTimestamp() == null) {
-        Optional<QueueName> where = queue.queueOf(p.getMetadata().getNamespace(),
-            p.getMetadata().getName());
-        if (where.isPresent() && (where.get() == QueueName.ACTIVE
-            || where.get() == QueueName.BACKOFF)) {
+        Optional<QueueName> where = queueOf(p);
+        if (where.isPresent() && where.get() == QueueName.GATED) {
+          gated.add(p);
+        } else if (poppable(where)) {
+          out.add(p);
+        }
+      }
+    }
+    if (!gated.isEmpty()) {
+      queue.activate(gated);
+      for (Pod p : gated) {
+        if (poppable(queueOf(p))) {
           out.add(p);
         }
       }
@@ -130,9 +150,17 @@ final class GroupSchedulingCycle {
     return out;
   }
 
+  private Optional<QueueName> queueOf(Pod p) {
+    return queue.queueOf(p.getMetadata().getNamespace(), p.getMetadata().getName());
+  }
+
+  private static boolean poppable(Optional<QueueName> where) {
+    return where.isPresent() && (where.get() == QueueName.ACTIVE
+        || where.get() == QueueName.BACKOFF);
+  }
+
   private void run(Framework fw, PodGroupPlugin plugin, PodGroupRef group,
       List<QueuedPodInfo> members, int assigned, long firstCycle, long start) {
-    cache.updateSnapshot(snapshot);
     int needed = group.minMember() - assigned;
     GroupPlacement placement = new GroupPlacement(fw, cache, queue, new SnapshotAmendment(snapshot));
     Status[] outcome = new Status[members.size()];
@@ -164,6 +192,8 @@ final class GroupSchedulingCycle {
       Status committed = placement.commit();
       if (committed.isSuccess()) {
         LOG.debug("PodGroup {}: {} members placed in one cycle", group.key(), placed);
+        metrics.podGroupAttempt(SchedulerMetrics.SCHEDULED, fw.profileName(),
+            System.nanoTime() - start);
         submitCommitted(fw, placement, members, outcome, group, start);
         return;
       }
@@ -179,6 +209,8 @@ final class GroupSchedulingCycle {
               + failed + " member(s) do not fit (" + firstFailure + ")");
     }
     LOG.debug("{}", summary);
+    metrics.podGroupAttempt(error != null ? SchedulerMetrics.ERROR : SchedulerMetrics.UNSCHEDULABLE,
+        fw.profileName(), System.nanoTime() - start);
     for (int i = 0; i < members.size(); i++) {
       QueuedPodInfo pInfo = members.get(i);
       Status own = outcome[i];

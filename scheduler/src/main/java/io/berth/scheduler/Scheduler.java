@@ -75,7 +75,7 @@ public final class Scheduler {
     this.metrics = metrics;
     this.clock = clock;
     this.bindingPool = bindingPool;
-    this.groupCycle = new GroupSchedulingCycle(this, queue, cache, snapshot, algorithm);
+    this.groupCycle = new GroupSchedulingCycle(this, queue, cache, snapshot, algorithm, metrics);
   }
 
   /** Whether this scheduler has a profile for the pod's {@code spec.schedulerName}. */

@@ -143,6 +143,20 @@ public final class Coscheduling implements QueueSortPlugin, PreEnqueuePlugin, Pr
     return plugin;
   }
 
+  /**
+   * As {@link #create(Map, Handle)} with PodGroups read from {@code podGroups} instead of an informer, for embedding
+   * without an API server (the throughput harness); PodGroup changes then activate no pods.
+   */
+  public static Plugin create(Map<String, Object> args, Handle handle, PodGroupLister podGroups) {
+    ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "coscheduling-timer");
+      t.setDaemon(true);
+      return t;
+    });
+    return new Coscheduling(CoschedulingArgs.parse(args), handle, podGroups, handle.lister(Pod.class),
+        Clock.systemUTC(), timers);
+  }
+
   /** Hands PodGroup adds and updates to the plugin once it exists. */
   private static final class GroupActivator implements java.util.function.Consumer<GenericKubernetesResource> {
     // written once by the factory before the informer delivers events that matter; volatile for visibility
