@@ -96,4 +96,9 @@ public interface Framework extends Handle {
   default Optional<PodGroupPlugin> podGroupPlugin() {
     return Optional.empty();
   }
+
+  /** The profile's first enabled {@link GroupPreemptionPlugin}, which preempts for pod groups. */
+  default Optional<GroupPreemptionPlugin> groupPreemptionPlugin() {
+    return Optional.empty();
+  }
 }

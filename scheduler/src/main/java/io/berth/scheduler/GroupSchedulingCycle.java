@@ -3,6 +3,7 @@ package io.berth.scheduler;
 import io.berth.framework.Code;
 import io.berth.framework.CycleState;
 import io.berth.framework.Framework;
+import io.berth.framework.GroupPreemptionPlugin;
 import io.berth.framework.NominatingInfo;
 import io.berth.framework.PodGroupPlugin;
 import io.berth.framework.PodGroupRef;
@@ -207,6 +208,9 @@ final class GroupSchedulingCycle {
           : "only " + (placed + assigned) + " of the " + group.minMember()
               + " members it needs (minMember) can be placed together, so none is placed; "
               + failed + " member(s) do not fit (" + firstFailure + ")");
+      if (error == null) {
+        summary += preempt(fw, plugin, group, members, needed);
+      }
     }
     LOG.debug("{}", summary);
     metrics.podGroupAttempt(error != null ? SchedulerMetrics.ERROR : SchedulerMetrics.UNSCHEDULABLE,
@@ -218,6 +222,29 @@ final class GroupSchedulingCycle {
           : groupRejection(plugin, pInfo.pod(), summary, error != null);
       scheduler.handleFailure(fw, pInfo, report, NominatingInfo.NOOP, start);
     }
+  }
+
+  /**
+   * Workload-aware preemption after a failed group cycle: the profile's group preemption plugin
+   * may evict lower-priority pods (whole gangs at a time) so that the group fits when they are
+   * gone; the members go back to the queue either way. Returns what to add to the message.
+   */
+  private String preempt(Framework fw, PodGroupPlugin plugin, PodGroupRef group,
+      List<QueuedPodInfo> members, int needed) {
+    Optional<GroupPreemptionPlugin> preemption = fw.groupPreemptionPlugin();
+    if (preemption.isEmpty()) {
+      return "";
+    }
+    Status s;
+    try {
+      s = preemption.get().preemptForGroup(group, members.stream().map(QueuedPodInfo::pod)
+          .toList(), new GroupFeasibilityCheck(fw, plugin, algorithm, snapshot, members, needed));
+    } catch (RuntimeException e) {
+      LOG.error("preemption for PodGroup {} failed", group.key(), e);
+      return "; preemption failed: " + e.getMessage();
+    }
+    return s.isSuccess() ? "; preemption: lower-priority pods are being evicted to make room for"
+        + " the whole group" : "; " + s.message();
   }
 
   /** Members the commit placed go to binding; the ones it could not place fail on their own. */

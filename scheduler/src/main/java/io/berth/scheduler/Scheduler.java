@@ -36,7 +36,9 @@ import org.slf4j.LoggerFactory;
  * while (the pod waits in Permit or a PreBind plugin has work, per PreBindPreFlight); a failed
  * binding cycle clears it. Any failure unreserves, forgets the assumed pod, records
  * {@code FailedScheduling} and {@code PodScheduled=False}, and requeues it with the plugins that
- * rejected it. The loop thread owns the snapshot and the algorithm; the queue and the cache are
+ * rejected it. A pod of a complete gang opens a {@link GroupSchedulingCycle} instead, which places
+ * the whole group through the same algorithm and ends in the same binding and failure paths.
+ * The loop thread owns the snapshot and the algorithm; the queue and the cache are
  * thread-safe and shared with the informer handlers and binding threads.
  */
 public final class Scheduler {

@@ -125,6 +125,9 @@ class GroupSchedulingCycleTest {
     queue.close();
   }
 
+  private final Set<String> deleted = ConcurrentHashMap.newKeySet();
+  private boolean withPreemption;
+
   private void start(int nodes, String cpuPerNode) {
     for (int i = 0; i < nodes; i++) {
       cache.addNode(new NodeBuilder().withNewMetadata().withName("n" + i).endMetadata()
@@ -133,9 +136,13 @@ class GroupSchedulingCycleTest {
           .addToAllocatable("pods", new Quantity("110")).endStatus().build());
     }
     Registry registry = InTreeRegistry.create().register("TestGang", (a, h) -> gang);
-    ProfileConfig profile = new ProfileConfig("default-scheduler", Map.of(), new PluginSet(List.of(
-        PluginRef.of("PrioritySort"), PluginRef.of(NodeResourcesFit.NAME), PluginRef.of("TestGang")),
-        List.of()), Map.of(), OptionalInt.of(100));
+    List<PluginRef> refs = new ArrayList<>(List.of(PluginRef.of("PrioritySort"),
+        PluginRef.of(NodeResourcesFit.NAME), PluginRef.of("TestGang")));
+    if (withPreemption) {
+      refs.add(PluginRef.of("DefaultPreemption"));
+    }
+    ProfileConfig profile = new ProfileConfig("default-scheduler", Map.of(),
+        new PluginSet(refs, List.of()), Map.of(), OptionalInt.of(100));
     PodApi api = new PodApi() {
       @Override
       public boolean patchStatus(Pod pod, PodStatusPatch patch) {
@@ -144,10 +151,11 @@ class GroupSchedulingCycleTest {
 
       @Override
       public boolean delete(Pod pod) {
+        deleted.add(pod.getMetadata().getName());
         return true;
       }
     };
-    fw = FrameworkRuntime.builder(registry, profile).podApi(api)
+    fw = FrameworkRuntime.builder(registry, profile).podApi(api).listers(InformerListers.empty())
         .parallelizer(new DefaultParallelizer(1)).snapshot(() -> snapshot)
         .eventRecorder((obj, type, reason, action, message) -> {
           if (reason.equals("FailedScheduling")) {
@@ -164,13 +172,31 @@ class GroupSchedulingCycleTest {
   }
 
   private void group(String name, int min, int size) {
+    group(name, min, size, 0);
+  }
+
+  private void group(String name, int min, int size, int priority) {
     minMember.put(name, min);
     for (int i = 0; i < size; i++) {
       Pod pod = new PodBuilder(SchedulerIT.pod(name + "-" + i, "1", "default-scheduler"))
-          .editMetadata().withUid(name + "-" + i).addToLabels(GROUP_LABEL, name).endMetadata().build();
+          .editMetadata().withUid(name + "-" + i).addToLabels(GROUP_LABEL, name).endMetadata()
+          .editSpec().withPriority(priority).endSpec().build();
       informer.add(pod);
       queue.add(pod);
     }
+  }
+
+  /** A running pod on {@code node}, in {@code group} if not null. */
+  private void running(String name, String group, String node, int priority) {
+    PodBuilder b = new PodBuilder(SchedulerIT.pod(name, "1", "default-scheduler")).editMetadata()
+        .withUid(name).endMetadata().editSpec().withNodeName(node).withPriority(priority).endSpec();
+    if (group != null) {
+      minMember.putIfAbsent(group, 2);
+      b.editMetadata().addToLabels(GROUP_LABEL, group).endMetadata();
+    }
+    Pod pod = b.build();
+    informer.add(pod);
+    cache.addPod(pod);
   }
 
   private int waitingPods() {
@@ -240,6 +266,46 @@ class GroupSchedulingCycleTest {
     assertNothingLeftBehind();
     assertThat(gang.bound).isEmpty();
     assertThat(failures).hasSize(4).allMatch(m -> m.contains("PodGroup \"default/g\""));
+  }
+
+  @Test
+  void aHigherPriorityGangPreemptsAWholeLowerGangRatherThanHalfOfItOrAPodItDoesNotNeed()
+      throws Exception {
+    withPreemption = true;
+    start(2, "2");
+    running("low-0", "low", "n0", 0);
+    running("low-1", "low", "n0", 0);
+    running("solo", null, "n1", 0);
+    group("hi", 3, 3, 100);
+    scheduler.scheduleOne();
+    // one free cpu: the gang needs two more; evicting solo gives one, the low gang two: the whole
+    // low gang goes and solo is reprieved
+    assertThat(deleted).containsExactlyInAnyOrder("low-0", "low-1");
+    assertThat(failures).hasSize(3).allMatch(m -> m.contains("PodGroup \"default/hi\"")
+        && m.contains("preemption: lower-priority pods are being evicted"));
+    assertNothingAssumed();
+  }
+
+  @Test
+  void aLowerGangWithOneMemberThatMayNotBePreemptedIsKeptWhole() throws Exception {
+    withPreemption = true;
+    start(2, "2");
+    running("low-0", "low", "n0", 0);
+    running("low-1", "low", "n0", 100); // as high as the preemptor: the gang is no candidate
+    running("solo", null, "n1", 0);
+    group("hi", 3, 3, 100);
+    scheduler.scheduleOne();
+    assertThat(deleted).isEmpty();
+    assertThat(failures).hasSize(3).allMatch(m -> m.contains("does not fit even without"));
+    assertNothingAssumed();
+  }
+
+  private void assertNothingAssumed() {
+    for (Pod p : informer) {
+      assertThat(cache.isAssumedPod(p)).as("assumed %s", p.getMetadata().getName()).isFalse();
+    }
+    assertThat(gang.reserved).isEmpty();
+    assertThat(waitingPods()).isZero();
   }
 
   @Test

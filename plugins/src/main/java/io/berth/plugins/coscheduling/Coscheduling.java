@@ -71,6 +71,9 @@ import org.slf4j.LoggerFactory;
  *       then all waiting members are allowed together; after {@code scheduleTimeoutSeconds} (default
  *       {@code permitWaitingTimeSeconds}) every waiting member is rejected in one step.
  *   <li>Unreserve: a rejected or failed member takes every waiting member of its group with it.
+ *   <li>{@link PodGroupPlugin}: tells the scheduler each pod's group, so that a complete group is placed in one group
+ *       scheduling cycle (the Permit wait above then serves late members).
+ *   <li>{@link SignPlugin}: signs every pod with no fragment, so batching stays on (see {@link #signPod}).
  * </ul>
  *
  * <p>Every rejection names the group ({@code PodGroup "ns/name"}), so the members' FailedScheduling events do.

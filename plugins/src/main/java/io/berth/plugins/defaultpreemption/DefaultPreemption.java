@@ -8,7 +8,9 @@ import io.berth.framework.CycleState;
 import io.berth.framework.EnqueueExtensions;
 import io.berth.framework.EventResource;
 import io.berth.framework.FeatureGates;
+import io.berth.framework.GroupPreemptionPlugin;
 import io.berth.framework.Handle;
+import io.berth.framework.PodGroupRef;
 import io.berth.framework.NodeInfo;
 import io.berth.framework.NodeToStatus;
 import io.berth.framework.NominatingInfo;
@@ -52,7 +54,7 @@ import org.slf4j.LoggerFactory;
  * concurrent set of preempting pods.
  */
 public final class DefaultPreemption
-    implements PostFilterPlugin, PreEnqueuePlugin, EnqueueExtensions {
+    implements PostFilterPlugin, PreEnqueuePlugin, EnqueueExtensions, GroupPreemptionPlugin {
   public static final String NAME = "DefaultPreemption";
   /** A node where no pod has a lower priority than the preemptor. */
   public static final String REASON_NO_VICTIMS = "No preemption victims found for incoming pod";
@@ -77,6 +79,7 @@ public final class DefaultPreemption
   private final CandidateSelection candidateSelection;
   private final CandidatePreparation preparation;
   private final boolean asyncPreemption;
+  private final GroupPreemption groupPreemption;
 
   private DefaultPreemption(DefaultPreemptionArgs args, Handle handle,
       IntUnaryOperator offsetSource, Clock clock) {
@@ -89,6 +92,7 @@ public final class DefaultPreemption
     this.candidateSelection = new CandidateSelection(ordering);
     this.asyncPreemption = handle.featureGates().enabled(FeatureGates.SCHEDULER_ASYNC_PREEMPTION);
     this.preparation = new CandidatePreparation(handle, clock, asyncPreemption);
+    this.groupPreemption = new GroupPreemption(handle, preparation);
   }
 
   /** The {@link io.berth.framework.PluginFactory}: validates {@code args} as upstream does. */
@@ -119,6 +123,16 @@ public final class DefaultPreemption
     Status prefixed = status.code() == Code.ERROR ? Status.error(MESSAGE_PREFIX + message)
         : Status.of(status.code(), MESSAGE_PREFIX + message);
     return new PostFilterResult(prefixed, result.nominatingInfo());
+  }
+
+  /** Preemption for a whole pod group: see {@link GroupPreemption}. */
+  @Override
+  public Status preemptForGroup(PodGroupRef group, List<Pod> members,
+      GroupFeasibility feasibility) {
+    handle.preemptionMetrics().attempt();
+    Status s = groupPreemption.preempt(group, members, feasibility);
+    return s.isSuccess() || s.code() == Code.ERROR ? s
+        : Status.of(s.code(), MESSAGE_PREFIX + s.message()).withPlugin(NAME);
   }
 
   /**

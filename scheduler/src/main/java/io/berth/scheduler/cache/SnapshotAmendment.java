@@ -7,7 +7,7 @@ import java.util.ArrayDeque;
 import java.util.Deque;
 
 /**
- * Tentative placements on a {@link Snapshot}, for a group scheduling cycle (Sky-Scheduler's
+ * Tentative placements (and removals) on a {@link Snapshot}, for a group scheduling cycle (Sky-Scheduler's
  * Statement, upstream's {@code AssumeAndReserveInSnapshot}): {@link #assume} puts a pod on its
  * node in the snapshot only, so that the group's later members are filtered and scored against
  * the members placed before them, and {@link #revert} puts every touched node back exactly as the
@@ -41,6 +41,25 @@ public final class SnapshotAmendment {
     amended.addPod(PodInfo.of(assumed));
     snapshot.put(amended);
     replaced.push(current);
+  }
+
+  /**
+   * Takes {@code victim} off its node in the snapshot, as if it were gone (preemption's what-if);
+   * nothing when its node is not in the snapshot.
+   */
+  public void remove(Pod victim) {
+    String nodeName = victim.getSpec() == null ? null : victim.getSpec().getNodeName();
+    if (nodeName == null) {
+      return;
+    }
+    java.util.Optional<NodeInfo> current = snapshot.get(nodeName);
+    if (current.isEmpty()) {
+      return;
+    }
+    NodeInfo amended = current.get().snapshot();
+    amended.removePod(victim);
+    snapshot.put(amended);
+    replaced.push(current.get());
   }
 
   /** How many placements are in effect. */
