@@ -3,6 +3,7 @@ package io.berth.framework;
 import io.fabric8.kubernetes.api.model.Pod;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalInt;
 
 /**
@@ -89,5 +90,15 @@ public interface Framework extends Handle {
   /** The profile's opportunistic batching; {@link NodeHints#DISABLED} when the gate is off. */
   default NodeHints nodeHints() {
     return NodeHints.DISABLED;
+  }
+
+  /** The profile's first enabled {@link PodGroupPlugin}, which opens group scheduling cycles. */
+  default Optional<PodGroupPlugin> podGroupPlugin() {
+    return Optional.empty();
+  }
+
+  /** The profile's first enabled {@link GroupPreemptionPlugin}, which preempts for pod groups. */
+  default Optional<GroupPreemptionPlugin> groupPreemptionPlugin() {
+    return Optional.empty();
   }
 }

@@ -36,7 +36,9 @@ import org.slf4j.LoggerFactory;
  * while (the pod waits in Permit or a PreBind plugin has work, per PreBindPreFlight); a failed
  * binding cycle clears it. Any failure unreserves, forgets the assumed pod, records
  * {@code FailedScheduling} and {@code PodScheduled=False}, and requeues it with the plugins that
- * rejected it. The loop thread owns the snapshot and the algorithm; the queue and the cache are
+ * rejected it. A pod of a complete gang opens a {@link GroupSchedulingCycle} instead, which places
+ * the whole group through the same algorithm and ends in the same binding and failure paths.
+ * The loop thread owns the snapshot and the algorithm; the queue and the cache are
  * thread-safe and shared with the informer handlers and binding threads.
  */
 public final class Scheduler {
@@ -53,6 +55,7 @@ public final class Scheduler {
   private final SchedulerMetrics metrics;
   private final InstantSource clock;
   private final ExecutorService bindingPool;
+  private final GroupSchedulingCycle groupCycle;
   private volatile boolean stopped;
   private volatile Thread loopThread;
 
@@ -74,6 +77,7 @@ public final class Scheduler {
     this.metrics = metrics;
     this.clock = clock;
     this.bindingPool = bindingPool;
+    this.groupCycle = new GroupSchedulingCycle(this, queue, cache, snapshot, algorithm, metrics);
   }
 
   /** Whether this scheduler has a profile for the pod's {@code spec.schedulerName}. */
@@ -145,6 +149,9 @@ public final class Scheduler {
       return true;
     }
     long start = System.nanoTime();
+    if (groupCycle.tryRun(fw, pInfo, start)) {
+      return true;
+    }
     CycleState state = new CycleState();
     cache.updateSnapshot(snapshot);
     CycleOutcome outcome = schedulingCycle(fw, state, pInfo);
@@ -152,8 +159,17 @@ public final class Scheduler {
       handleFailure(fw, pInfo, outcome.status, outcome.nominatingInfo, start);
       return true;
     }
-    Pod assumed = outcome.assumedPod;
-    String host = outcome.result.suggestedHost();
+    bindAsync(fw, state, pInfo, outcome.assumedPod, outcome.result.suggestedHost(), start);
+    return true;
+  }
+
+  /**
+   * Hands an assumed, reserved and permitted pod to the binding pool (WaitOnPermit, PreBind, Bind,
+   * PostBind); the per-pod cycle and {@link GroupSchedulingCycle}'s commit both end here.
+   */
+  void bindAsync(Framework fw, CycleState state, QueuedPodInfo pInfo, Pod assumed, String host,
+      long start) {
+    Pod pod = pInfo.pod();
     bindingPool.execute(() -> {
       boolean nominated = false;
       Status s;
@@ -177,7 +193,6 @@ public final class Scheduler {
         queue.done(pod.getMetadata().getUid());
       }
     });
-    return true;
   }
 
   /**
@@ -195,7 +210,7 @@ public final class Scheduler {
     }
   }
 
-  private boolean skipPodSchedule(Pod pod) {
+  boolean skipPodSchedule(Pod pod) {
     if (pod.getMetadata().getDeletionTimestamp() != null) {
       LOG.debug("skip schedule deleting pod {}/{}", pod.getMetadata().getNamespace(),
           pod.getMetadata().getName());
@@ -265,7 +280,7 @@ public final class Scheduler {
   }
 
   /** A rejection on the chosen host as a FitError over one node, so hints see its plugin. */
-  private static Status rejectionOnHost(Pod pod, String host, Status s) {
+  static Status rejectionOnHost(Pod pod, String host, Status s) {
     if (!s.isRejected()) {
       return s;
     }
@@ -332,7 +347,7 @@ public final class Scheduler {
         nominated ? host : null);
   }
 
-  private boolean forget(Pod assumed) {
+  boolean forget(Pod assumed) {
     try {
       cache.forgetPod(assumed);
       return true;
@@ -344,7 +359,7 @@ public final class Scheduler {
   }
 
   /** upstream's handleSchedulingFailure. */
-  private void handleFailure(Framework fw, QueuedPodInfo pInfo, Status status,
+  void handleFailure(Framework fw, QueuedPodInfo pInfo, Status status,
       NominatingInfo nominating, long start) {
     handleFailure(fw, pInfo, status, nominating, start, null);
   }

@@ -101,6 +101,23 @@ public final class SchedulerMetrics implements ExtensionPointMetrics, Preemption
         .register(registry).record(nanos, TimeUnit.NANOSECONDS);
   }
 
+  /**
+   * One group scheduling cycle ended with {@code result} ("scheduled", "unschedulable", "error")
+   * after {@code nanos}: upstream's {@code scheduler_podgroup_schedule_attempts_total} and
+   * {@code scheduler_podgroup_scheduling_attempt_duration_seconds}.
+   */
+  public void podGroupAttempt(String result, String profile, long nanos) {
+    Counter.builder("scheduler.podgroup.schedule.attempts")
+        .description("Number of attempts to schedule pod group, by the result. 'unschedulable'"
+            + " means a pod group could not be scheduled, while 'error' means an internal"
+            + " scheduler problem.")
+        .tags("result", result, "profile", profile).register(registry).increment();
+    Timer.builder("scheduler.podgroup.scheduling.attempt.duration")
+        .description("Pod group scheduling attempt latency in seconds")
+        .tags("result", result, "profile", profile).serviceLevelObjectives(ATTEMPT_BUCKETS)
+        .register(registry).record(nanos, TimeUnit.NANOSECONDS);
+  }
+
   /** A pod was scheduled after {@code attempts} attempts, {@code sinceFirstAttempt} after its first. */
   public void podScheduled(int attempts, Duration sinceFirstAttempt) {
     DistributionSummary.builder("scheduler.pod.scheduling.attempts")

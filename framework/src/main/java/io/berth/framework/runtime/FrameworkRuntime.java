@@ -14,6 +14,7 @@ import io.berth.framework.EnqueueExtensions;
 import io.berth.framework.EventRecorder;
 import io.berth.framework.BatchMetrics;
 import io.berth.framework.FilterPlugin;
+import io.berth.framework.GroupPreemptionPlugin;
 import io.berth.framework.FeatureGates;
 import io.berth.framework.Framework;
 import io.berth.framework.NodeHints;
@@ -27,6 +28,7 @@ import io.berth.framework.PermitResult;
 import io.berth.framework.Plugin;
 import io.berth.framework.PluginFactory;
 import io.berth.framework.PodApi;
+import io.berth.framework.PodGroupPlugin;
 import io.berth.framework.PodInfo;
 import io.berth.framework.PodNominator;
 import io.berth.framework.PostBindPlugin;
@@ -109,6 +111,8 @@ public final class FrameworkRuntime implements Framework {
   private Map<String, List<ClusterEventWithHint>> enqueueExtensions = Map.of();
   private Map<String, List<String>> listing = Map.of();
   private NodeHints nodeHints = NodeHints.DISABLED;
+  private Optional<PodGroupPlugin> podGroupPlugin = Optional.empty();
+  private Optional<GroupPreemptionPlugin> groupPreemptionPlugin = Optional.empty();
 
   private FrameworkRuntime(Builder b) {
     this.profileName = b.profile.schedulerName();
@@ -277,6 +281,11 @@ public final class FrameworkRuntime implements Framework {
     }
     PluginLists lists = PluginLists.resolve(profile, instances);
     this.plugins = Map.copyOf(instances);
+    this.podGroupPlugin = instances.values().stream().filter(PodGroupPlugin.class::isInstance)
+        .map(PodGroupPlugin.class::cast).findFirst();
+    this.groupPreemptionPlugin = instances.values().stream()
+        .filter(GroupPreemptionPlugin.class::isInstance).map(GroupPreemptionPlugin.class::cast)
+        .findFirst();
     this.preEnqueue = lists.get(ExtensionPoint.PRE_ENQUEUE);
     List<QueueSortPlugin> sorts = lists.get(ExtensionPoint.QUEUE_SORT);
     if (sorts.size() != 1) {
@@ -869,6 +878,16 @@ public final class FrameworkRuntime implements Framework {
   @Override
   public NodeHints nodeHints() {
     return nodeHints;
+  }
+
+  @Override
+  public Optional<PodGroupPlugin> podGroupPlugin() {
+    return podGroupPlugin;
+  }
+
+  @Override
+  public Optional<GroupPreemptionPlugin> groupPreemptionPlugin() {
+    return groupPreemptionPlugin;
   }
 
   @Override

@@ -13,6 +13,8 @@ import io.berth.framework.ObjectLister;
 import io.berth.framework.PermitPlugin;
 import io.berth.framework.PermitResult;
 import io.berth.framework.Plugin;
+import io.berth.framework.PodGroupPlugin;
+import io.berth.framework.PodGroupRef;
 import io.berth.framework.PodInfo;
 import io.berth.framework.PodRequests;
 import io.berth.framework.PostFilterPlugin;
@@ -24,6 +26,8 @@ import io.berth.framework.QueueSortPlugin;
 import io.berth.framework.QueuedPodInfo;
 import io.berth.framework.QueueingHint;
 import io.berth.framework.ReservePlugin;
+import io.berth.framework.SignPlugin;
+import io.berth.framework.SignResult;
 import io.berth.framework.Resource;
 import io.berth.framework.StateData;
 import io.berth.framework.Status;
@@ -67,6 +71,9 @@ import org.slf4j.LoggerFactory;
  *       then all waiting members are allowed together; after {@code scheduleTimeoutSeconds} (default
  *       {@code permitWaitingTimeSeconds}) every waiting member is rejected in one step.
  *   <li>Unreserve: a rejected or failed member takes every waiting member of its group with it.
+ *   <li>{@link PodGroupPlugin}: tells the scheduler each pod's group, so that a complete group is placed in one group
+ *       scheduling cycle (the Permit wait above then serves late members).
+ *   <li>{@link SignPlugin}: signs every pod with no fragment, so batching stays on (see {@link #signPod}).
  * </ul>
  *
  * <p>Every rejection names the group ({@code PodGroup "ns/name"}), so the members' FailedScheduling events do.
@@ -75,7 +82,7 @@ import org.slf4j.LoggerFactory;
  * concurrent maps, each entry changed atomically.
  */
 public final class Coscheduling implements QueueSortPlugin, PreEnqueuePlugin, PreFilterPlugin, PostFilterPlugin,
-    PermitPlugin, ReservePlugin, EnqueueExtensions {
+    PermitPlugin, ReservePlugin, EnqueueExtensions, PodGroupPlugin, SignPlugin {
   public static final String NAME = "Coscheduling";
 
   private static final Logger LOG = LoggerFactory.getLogger(Coscheduling.class);
@@ -137,6 +144,20 @@ public final class Coscheduling implements QueueSortPlugin, PreEnqueuePlugin, Pr
     Coscheduling plugin = new Coscheduling(parsed, handle, lister, pods, Clock.systemUTC(), timers);
     activator.plugin = plugin;
     return plugin;
+  }
+
+  /**
+   * As {@link #create(Map, Handle)} with PodGroups read from {@code podGroups} instead of an informer, for embedding
+   * without an API server (the throughput harness); PodGroup changes then activate no pods.
+   */
+  public static Plugin create(Map<String, Object> args, Handle handle, PodGroupLister podGroups) {
+    ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "coscheduling-timer");
+      t.setDaemon(true);
+      return t;
+    });
+    return new Coscheduling(CoschedulingArgs.parse(args), handle, podGroups, handle.lister(Pod.class),
+        Clock.systemUTC(), timers);
   }
 
   /** Hands PodGroup adds and updates to the plugin once it exists. */
@@ -249,6 +270,37 @@ public final class Coscheduling implements QueueSortPlugin, PreEnqueuePlugin, Pr
     return Optional.of(Status.unresolvable("PodGroup \"" + group.key() + "\" has " + counted + " of its minMember "
         + group.minMember() + " pods: " + (group.minMember() - counted) + " missing"
         + (gatedCount > 0 ? " (" + gatedCount + " gated pods do not count)" : "")));
+  }
+
+  // ---------------------------------------------------------------- PodGroupPlugin
+
+  @Override
+  public Optional<PodGroupRef> podGroupOf(Pod pod) {
+    return quietGroup(pod).map(g -> new PodGroupRef(g.namespace(), g.name(), g.minMember()));
+  }
+
+  @Override
+  public List<Pod> members(PodGroupRef group) {
+    List<Pod> out = new ArrayList<>();
+    for (Pod p : pods.list(group.namespace())) {
+      if (groupName(p).map(group.name()::equals).orElse(false)) {
+        out.add(p);
+      }
+    }
+    return out;
+  }
+
+  // ---------------------------------------------------------------- Sign
+
+  /**
+   * Every pod, member or not, signs with no fragment of its own: this plugin's only Filter-time verdict is PreFilter's,
+   * which depends on the pod's group and never on the node, and PreFilter runs before the batch is consulted. So, as
+   * with upstream 1.36's GangScheduling (which has no Filter or Score and so takes no part in signing), gang pods batch
+   * like any others and a profile with Coscheduling keeps batching for pods outside groups.
+   */
+  @Override
+  public SignResult signPod(Pod pod) {
+    return SignResult.none();
   }
 
   // ---------------------------------------------------------------- QueueSort

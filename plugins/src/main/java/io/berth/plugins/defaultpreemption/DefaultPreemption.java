@@ -7,7 +7,9 @@ import io.berth.framework.Code;
 import io.berth.framework.CycleState;
 import io.berth.framework.EnqueueExtensions;
 import io.berth.framework.EventResource;
+import io.berth.framework.GroupPreemptionPlugin;
 import io.berth.framework.Handle;
+import io.berth.framework.PodGroupRef;
 import io.berth.framework.NodeInfo;
 import io.berth.framework.NodeToStatus;
 import io.berth.framework.Plugin;
@@ -45,7 +47,7 @@ import java.util.function.IntUnaryOperator;
  * after construction apart from the preparation's concurrent set of preempting pods.
  */
 public final class DefaultPreemption
-    implements PostFilterPlugin, PreEnqueuePlugin, EnqueueExtensions {
+    implements PostFilterPlugin, PreEnqueuePlugin, EnqueueExtensions, GroupPreemptionPlugin {
   public static final String NAME = "DefaultPreemption";
   /** A node where no pod has a lower priority than the preemptor. */
   public static final String REASON_NO_VICTIMS = "No preemption victims found for incoming pod";
@@ -61,12 +63,14 @@ public final class DefaultPreemption
 
   private final PreemptionEvaluator evaluator;
   private final Handle handle;
+  private final GroupPreemption groupPreemption;
 
   private DefaultPreemption(DefaultPreemptionArgs args, Handle handle,
       IntUnaryOperator offsetSource, Clock clock) {
     this.handle = handle;
     this.evaluator = new PreemptionEvaluator(NAME, handle, args.minCandidateNodesPercentage(),
         args.minCandidateNodesAbsolute(), VictimPolicy.LOWER_PRIORITY, offsetSource, clock);
+    this.groupPreemption = new GroupPreemption(handle, evaluator.preparation());
   }
 
   /** The {@link io.berth.framework.PluginFactory}: validates {@code args} as upstream does. */
@@ -97,6 +101,16 @@ public final class DefaultPreemption
     Status prefixed = status.code() == Code.ERROR ? Status.error(MESSAGE_PREFIX + message)
         : Status.of(status.code(), MESSAGE_PREFIX + message);
     return new PostFilterResult(prefixed, result.nominatingInfo());
+  }
+
+  /** Preemption for a whole pod group: see {@link GroupPreemption}. */
+  @Override
+  public Status preemptForGroup(PodGroupRef group, List<Pod> members,
+      GroupFeasibility feasibility) {
+    handle.preemptionMetrics().attempt();
+    Status s = groupPreemption.preempt(group, members, feasibility);
+    return s.isSuccess() || s.code() == Code.ERROR ? s
+        : Status.of(s.code(), MESSAGE_PREFIX + s.message()).withPlugin(NAME);
   }
 
   /**

@@ -75,6 +75,11 @@ public final class PreemptionEvaluator {
         policy, n -> ThreadLocalRandom.current().nextInt(n), Clock.systemUTC());
   }
 
+  /** The victim preparation this evaluator uses (group preemption shares its running set). */
+  CandidatePreparation preparation() {
+    return preparation;
+  }
+
   /** Whether victims are preempted in the background (the SchedulerAsyncPreemption gate). */
   public boolean asynchronous() {
     return asyncPreemption;

@@ -94,6 +94,28 @@ final class PodQueues {
     return null;
   }
 
+  /**
+   * Takes the pod with this key out of activeQ or backoffQ (backoff or not) and puts it in flight
+   * like {@link #pop()}, for a group scheduling cycle; null when it is in neither (or in flight).
+   */
+  QueuedPodInfo popSpecific(String key) {
+    QueuedPodInfo pInfo = activeQ.get(key);
+    if (pInfo == null) {
+      pInfo = backoffQ.get(key);
+    }
+    if (pInfo == null || !inFlight.popped(pInfo.pod())) {
+      return null;
+    }
+    if (activeQ.remove(key) == null) {
+      backoffQ.remove(key);
+    }
+    pInfo.incrementAttempts();
+    schedulingCycle++;
+    pInfo.unschedulablePlugins().clear();
+    pInfo.pendingPlugins().clear();
+    return pInfo;
+  }
+
   /** Whether {@link #pop()} would return a pod now (ignoring in-flight duplicates). */
   boolean hasPoppable() {
     return !activeQ.isEmpty() || backoffQ.hasPoppable();

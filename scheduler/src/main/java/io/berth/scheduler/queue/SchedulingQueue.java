@@ -120,6 +120,21 @@ public final class SchedulingQueue implements PodNominator, AutoCloseable {
     }
   }
 
+  /**
+   * Pops the pod with this namespace and name out of activeQ or backoffQ, as upstream's
+   * {@code PopSpecificPod}, for a group scheduling cycle: it counts as an attempt and is in flight
+   * until {@link #done(String)} or {@link #addUnschedulableIfNotPresent}, like a pod from
+   * {@link #pop()}. Empty when the pod is in neither queue (gated, unschedulable or in flight).
+   */
+  public Optional<QueuedPodInfo> popSpecificPod(String namespace, String name) {
+    lock.lock();
+    try {
+      return Optional.ofNullable(queues.popSpecific(namespace + "/" + name));
+    } finally {
+      lock.unlock();
+    }
+  }
+
   /** The number of pods popped so far. */
   public long schedulingCycle() {
     lock.lock();

@@ -1,0 +1,21 @@
+package io.berth.framework;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * A plugin that knows which pods are placed all or nothing (Coscheduling): the scheduler asks it
+ * whether a popped pod opens a group scheduling cycle (KEP-4671's workload scheduling cycle), in
+ * which every queued member is placed on one snapshot and assumed together or not at all. A
+ * profile uses the first enabled plugin implementing it. Called on the scheduling thread; must be
+ * cheap, must not mutate the pods, and must not throw for a malformed group (answer empty: the
+ * per-pod cycle then reports the problem).
+ */
+public interface PodGroupPlugin extends Plugin {
+  /** The group {@code pod} belongs to, when it has one whose members are placed together. */
+  Optional<PodGroupRef> podGroupOf(Pod pod);
+
+  /** Every pod the informer knows in {@code group}, bound or not (shared: never mutate). */
+  List<Pod> members(PodGroupRef group);
+}

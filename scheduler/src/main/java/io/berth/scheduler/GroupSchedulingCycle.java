@@ -1,0 +1,319 @@
+package io.berth.scheduler;
+
+import io.berth.framework.Code;
+import io.berth.framework.CycleState;
+import io.berth.framework.Framework;
+import io.berth.framework.GroupPreemptionPlugin;
+import io.berth.framework.NominatingInfo;
+import io.berth.framework.PodGroupPlugin;
+import io.berth.framework.PodGroupRef;
+import io.berth.framework.QueuedPodInfo;
+import io.berth.framework.Status;
+import io.berth.framework.StatusException;
+import io.berth.scheduler.cache.SchedulerCache;
+import io.berth.scheduler.cache.Snapshot;
+import io.berth.scheduler.cache.SnapshotAmendment;
+import io.berth.scheduler.queue.QueueName;
+import io.berth.scheduler.queue.SchedulingQueue;
+import io.fabric8.kubernetes.api.model.Pod;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The group scheduling cycle (KEP-4671's workload scheduling cycle, upstream's
+ * {@code scheduleOnePodGroup}; Sky-Scheduler's Statement): when the popped pod belongs to a group
+ * of the profile's {@link PodGroupPlugin} and the group's queued members together with those
+ * already assumed or bound reach {@code minMember}, the queued members are popped too and placed
+ * in one cycle on one snapshot, in upstream's order (priority, then first attempt, then name).
+ * Each member is filtered and scored against the snapshot as amended by the members placed before
+ * it ({@link SnapshotAmendment}); if at least {@code minMember} are placed the group is assumed and
+ * permitted together and every member goes to the binding pool, otherwise none is assumed
+ * ({@link GroupPlacement#discard}) and every member fails with a message naming the group. A group
+ * that does not qualify (too few queued members: late arrivals, a group larger than the queue
+ * holds) takes the per-pod cycle, where Permit waits for the rest.
+ *
+ * <p>How it shares the per-pod code: each member runs the very same
+ * {@link SchedulingAlgorithm#schedulePod} (PreFilter, Filter, Score, opportunistic batching)
+ * against the same {@link Framework} runner ({@code FrameworkRuntime}); Reserve, Permit and
+ * Unreserve go through the same {@code run*} methods; a committed member continues in
+ * {@link Scheduler#bindAsync} and a failed one in {@link Scheduler#handleFailure}. The only code of
+ * its own is the member collection, the snapshot amendment and the all-or-nothing decision.
+ * Confined to the scheduling thread, like {@link Scheduler}'s loop.
+ */
+final class GroupSchedulingCycle {
+  private static final Logger LOG = LoggerFactory.getLogger(GroupSchedulingCycle.class);
+  private static final Comparator<QueuedPodInfo> ORDER = Comparator
+      .comparingInt((QueuedPodInfo p) -> -priority(p.pod()))
+      .thenComparing(p -> p.initialAttemptTimestamp().orElse(Instant.MAX))
+      .thenComparing(QueuedPodInfo::key);
+
+  private final Scheduler scheduler;
+  private final SchedulingQueue queue;
+  private final SchedulerCache cache;
+  private final Snapshot snapshot;
+  private final SchedulingAlgorithm algorithm;
+  private final SchedulerMetrics metrics;
+
+  GroupSchedulingCycle(Scheduler scheduler, SchedulingQueue queue, SchedulerCache cache,
+      Snapshot snapshot, SchedulingAlgorithm algorithm, SchedulerMetrics metrics) {
+    this.metrics = metrics;
+    this.scheduler = scheduler;
+    this.queue = queue;
+    this.cache = cache;
+    this.snapshot = snapshot;
+    this.algorithm = algorithm;
+  }
+
+  /**
+   * Runs a group cycle for {@code first} (just popped) and returns true, or returns false when the
+   * pod takes the per-pod cycle (no group, a group of one, too few members queued).
+   */
+  boolean tryRun(Framework fw, QueuedPodInfo first, long start) {
+    Optional<PodGroupPlugin> plugin = fw.podGroupPlugin();
+    if (plugin.isEmpty() || first.podInfo().parseError().isPresent()) {
+      return false;
+    }
+    Optional<PodGroupRef> ref = plugin.get().podGroupOf(first.pod());
+    if (ref.isEmpty() || ref.get().minMember() <= 1) {
+      return false;
+    }
+    PodGroupRef group = ref.get();
+    // counted on the cycle's snapshot, as the gang plugin counts them at Permit
+    cache.updateSnapshot(snapshot);
+    int[] assigned = {0};
+    List<Pod> queued = queuedMembers(plugin.get(), group, first.pod(), assigned);
+    if (1 + queued.size() + assigned[0] < group.minMember()) {
+      return false;
+    }
+    long firstCycle = queue.schedulingCycle();
+    List<QueuedPodInfo> members = new ArrayList<>(queued.size() + 1);
+    members.add(first);
+    for (Pod p : queued) {
+      Optional<QueuedPodInfo> popped = queue.popSpecificPod(p.getMetadata().getNamespace(),
+          p.getMetadata().getName());
+      if (popped.isEmpty()) {
+        continue;
+      }
+      if (scheduler.skipPodSchedule(popped.get().pod())) {
+        queue.done(popped.get().pod().getMetadata().getUid());
+      } else {
+        members.add(popped.get());
+      }
+    }
+    members.sort(ORDER);
+    run(fw, plugin.get(), group, members, assigned[0], firstCycle, start);
+    return true;
+  }
+
+  /**
+   * Members in activeQ or backoffQ other than {@code first}; counts assigned ones. Members held by
+   * PreEnqueue (the gang plugin holds them until enough exist, and nothing requeues them when the
+   * last one arrives) are activated first, so that PreEnqueue runs again and lets them join.
+   */
+  private List<Pod> queuedMembers(PodGroupPlugin plugin, PodGroupRef group, Pod first,
+      int[] assigned) {
+    List<Pod> out = new ArrayList<>();
+    List<Pod> gated = new ArrayList<>();
+    String firstUid = first.getMetadata().getUid();
+    for (Pod p : plugin.members(group)) {
+      if (Objects.equals(firstUid, p.getMetadata().getUid())) {
+        continue;
+      }
+      String node = p.getSpec() == null ? null : p.getSpec().getNodeName();
+      if (node != null && !node.isEmpty()) {
+        // bound: placed only if on a node the scheduler knows (the gang plugin counts it so)
+        assigned[0] += snapshot.get(node).isPresent() ? 1 : 0;
+      } else if (cache.isAssumedPod(p)) {
+        assigned[0]++;
+      } else if (p.getMetadata().getDeletionTimestamp() == null) {
+        Optional<QueueName> where = queueOf(p);
+        if (where.isPresent() && where.get() == QueueName.GATED) {
+          gated.add(p);
+        } else if (poppable(where)) {
+          out.add(p);
+        }
+      }
+    }
+    if (!gated.isEmpty()) {
+      queue.activate(gated);
+      for (Pod p : gated) {
+        if (poppable(queueOf(p))) {
+          out.add(p);
+        }
+      }
+    }
+    return out;
+  }
+
+  private Optional<QueueName> queueOf(Pod p) {
+    return queue.queueOf(p.getMetadata().getNamespace(), p.getMetadata().getName());
+  }
+
+  private static boolean poppable(Optional<QueueName> where) {
+    return where.isPresent() && (where.get() == QueueName.ACTIVE
+        || where.get() == QueueName.BACKOFF);
+  }
+
+  private void run(Framework fw, PodGroupPlugin plugin, PodGroupRef group,
+      List<QueuedPodInfo> members, int assigned, long firstCycle, long start) {
+    int needed = group.minMember() - assigned;
+    GroupPlacement placement = new GroupPlacement(fw, cache, queue, new SnapshotAmendment(snapshot));
+    Status[] outcome = new Status[members.size()];
+    Status error = null;
+    String firstFailure = null;
+    int failed = 0;
+    for (int i = 0; i < members.size(); i++) {
+      QueuedPodInfo pInfo = members.get(i);
+      Status s = placeOne(fw, placement, pInfo, firstCycle + i);
+      outcome[i] = s;
+      if (s.isSuccess()) {
+        continue;
+      }
+      failed++;
+      if (firstFailure == null) {
+        firstFailure = "member \"" + pInfo.key() + "\": " + messageOf(s);
+      }
+      if (!s.isRejected()) {
+        error = s;
+        break;
+      }
+      if (placement.size() + (members.size() - i - 1) < needed) {
+        break; // minMember is out of reach: the rest need not be tried
+      }
+    }
+    int placed = placement.size();
+    String summary;
+    if (error == null && placed >= needed) {
+      Status committed = placement.commit();
+      if (committed.isSuccess()) {
+        LOG.debug("PodGroup {}: {} members placed in one cycle", group.key(), placed);
+        metrics.podGroupAttempt(SchedulerMetrics.SCHEDULED, fw.profileName(),
+            System.nanoTime() - start);
+        submitCommitted(fw, placement, members, outcome, group, start);
+        return;
+      }
+      error = committed.isRejected() ? null : committed;
+      summary = "PodGroup \"" + group.key() + "\": " + placed + " members fit, but assuming them "
+          + "together failed, so none is placed (" + messageOf(committed) + ")";
+    } else {
+      placement.discard();
+      summary = "PodGroup \"" + group.key() + "\": " + (error != null
+          ? "scheduling a member failed, so none is placed (" + firstFailure + ")"
+          : "only " + (placed + assigned) + " of the " + group.minMember()
+              + " members it needs (minMember) can be placed together, so none is placed; "
+              + failed + " member(s) do not fit (" + firstFailure + ")");
+      if (error == null) {
+        summary += preempt(fw, plugin, group, members, needed);
+      }
+    }
+    LOG.debug("{}", summary);
+    metrics.podGroupAttempt(error != null ? SchedulerMetrics.ERROR : SchedulerMetrics.UNSCHEDULABLE,
+        fw.profileName(), System.nanoTime() - start);
+    for (int i = 0; i < members.size(); i++) {
+      QueuedPodInfo pInfo = members.get(i);
+      Status own = outcome[i];
+      Status report = own != null && !own.isSuccess() ? withGroup(own, summary)
+          : groupRejection(plugin, pInfo.pod(), summary, error != null);
+      scheduler.handleFailure(fw, pInfo, report, NominatingInfo.NOOP, start);
+    }
+  }
+
+  /**
+   * Workload-aware preemption after a failed group cycle: the profile's group preemption plugin
+   * may evict lower-priority pods (whole gangs at a time) so that the group fits when they are
+   * gone; the members go back to the queue either way. Returns what to add to the message.
+   */
+  private String preempt(Framework fw, PodGroupPlugin plugin, PodGroupRef group,
+      List<QueuedPodInfo> members, int needed) {
+    Optional<GroupPreemptionPlugin> preemption = fw.groupPreemptionPlugin();
+    if (preemption.isEmpty()) {
+      return "";
+    }
+    Status s;
+    try {
+      s = preemption.get().preemptForGroup(group, members.stream().map(QueuedPodInfo::pod)
+          .toList(), new GroupFeasibilityCheck(fw, plugin, algorithm, snapshot, members, needed));
+    } catch (RuntimeException e) {
+      LOG.error("preemption for PodGroup {} failed", group.key(), e);
+      return "; preemption failed: " + e.getMessage();
+    }
+    return s.isSuccess() ? "; preemption: lower-priority pods are being evicted to make room for"
+        + " the whole group" : "; " + s.message();
+  }
+
+  /** Members the commit placed go to binding; the ones it could not place fail on their own. */
+  private void submitCommitted(Framework fw, GroupPlacement placement, List<QueuedPodInfo> members,
+      Status[] outcome, PodGroupRef group, long start) {
+    for (GroupPlacement.Placed p : placement.placed()) {
+      scheduler.bindAsync(fw, p.state(), p.pInfo(), p.assumed(), p.host(), start);
+    }
+    for (int i = 0; i < members.size(); i++) {
+      if (outcome[i] != null && !outcome[i].isSuccess()) {
+        // beyond minMember: the group is placed without it; it waits like a late member
+        scheduler.handleFailure(fw, members.get(i), outcome[i], NominatingInfo.NOOP, start);
+      } else if (outcome[i] == null) {
+        scheduler.handleFailure(fw, members.get(i), Status.error("PodGroup \"" + group.key()
+            + "\": member not tried"), NominatingInfo.NOOP, start);
+      }
+    }
+  }
+
+  /** Filter and Score on the amended snapshot, then the placement; Success or why not. */
+  private Status placeOne(Framework fw, GroupPlacement placement, QueuedPodInfo pInfo,
+      long cycle) {
+    CycleState state = new CycleState();
+    ScheduleResult result;
+    try {
+      result = algorithm.schedulePod(fw, state, pInfo.pod(), snapshot, cycle);
+    } catch (SchedulingAlgorithm.NoNodesAvailableException e) {
+      return Status.of(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, e.getMessage());
+    } catch (FitError fitError) {
+      return new FitStatus(fitError).status();
+    } catch (StatusException e) {
+      return e.status();
+    } catch (RuntimeException e) {
+      return Status.asError(e);
+    }
+    return placement.place(pInfo, state, result.suggestedHost());
+  }
+
+  /** The member's own failure with the group's verdict added to its message. */
+  private static Status withGroup(Status own, String summary) {
+    Optional<FitError> fit = FitStatus.fitErrorOf(own);
+    if (fit.isPresent()) {
+      Diagnosis d = fit.get().diagnosis();
+      d.setPostFilterMsg(d.postFilterMsg().isEmpty() ? summary : d.postFilterMsg() + ". " + summary);
+      return own;
+    }
+    return own.isRejected() ? Status.of(own.code(), summary + ": " + own.message())
+        .withPlugin(own.plugin()) : Status.error(summary + ": " + own.message());
+  }
+
+  /** A member that fit (or was not tried) rejected because its group was not placed. */
+  private Status groupRejection(PodGroupPlugin plugin, Pod pod, String summary, boolean error) {
+    if (error) {
+      return Status.error(summary);
+    }
+    Status s = Status.unschedulable(summary).withPlugin(plugin.name());
+    Diagnosis d = new Diagnosis();
+    d.nodeToStatus().setAbsentNodesStatus(s);
+    d.setPreFilterMsg(summary);
+    d.addPluginStatus(s);
+    return new FitStatus(new FitError(pod, Math.max(1, snapshot.numNodes()), d)).status();
+  }
+
+  private static String messageOf(Status s) {
+    return FitStatus.fitErrorOf(s).map(FitError::getMessage).orElse(s.message());
+  }
+
+  private static int priority(Pod pod) {
+    Integer p = pod.getSpec() == null ? null : pod.getSpec().getPriority();
+    return p == null ? 0 : p;
+  }
+}
