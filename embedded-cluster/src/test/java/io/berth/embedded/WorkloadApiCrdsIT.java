@@ -197,4 +197,14 @@ class WorkloadApiCrdsIT {
     assertThat(client.genericKubernetesResources(V1ALPHA2, "PodGroup").inAnyNamespace().list().getItems())
         .isNotNull();
   }
+
+  @Test
+  void podsKeepTheirSchedulingGroup() {
+    var pods = CLUSTER.client().pods().inNamespace("default");
+    pods.resource(new io.fabric8.kubernetes.api.model.PodBuilder().withNewMetadata().withName("member")
+        .endMetadata().withNewSpec().addNewContainer().withName("c").withImage("pause").endContainer()
+        .withNewSchedulingGroup().withPodGroupName("gang").endSchedulingGroup().endSpec().build()).create();
+    assertThat(pods.withName("member").get().getSpec().getSchedulingGroup().getPodGroupName()).isEqualTo("gang");
+    pods.withName("member").withGracePeriod(0).delete();
+  }
 }
