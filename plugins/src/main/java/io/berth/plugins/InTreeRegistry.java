@@ -16,6 +16,7 @@ import io.berth.plugins.nodeunschedulable.NodeUnschedulable;
 import io.berth.plugins.queuesort.PrioritySort;
 import io.berth.plugins.schedulinggates.SchedulingGates;
 import io.berth.plugins.tainttoleration.TaintToleration;
+import io.berth.plugins.topologyplacement.TopologyPlacement;
 import io.berth.plugins.volumebinding.VolumeBinding;
 import io.berth.plugins.volumerestrictions.VolumeRestrictions;
 
@@ -45,6 +46,7 @@ public final class InTreeRegistry {
         .register(NodeResourcesBalancedAllocation.NAME, NodeResourcesBalancedAllocation::create)
         .register(ImageLocality.NAME, ImageLocality::create)
         .register(DefaultBinder.NAME, DefaultBinder::create)
-        .register(Coscheduling.NAME, Coscheduling::create);
+        .register(Coscheduling.NAME, Coscheduling::create)
+        .register(TopologyPlacement.NAME, TopologyPlacement::create);
   }
 }

@@ -132,7 +132,7 @@ public final class Coscheduling implements QueueSortPlugin, PreEnqueuePlugin, Pr
     GroupActivator activator = new GroupActivator();
     PodGroupLister lister;
     try {
-      lister = GroupResolver.start(handle.client(), activator);
+      lister = GroupResolver.shared(handle.client(), activator);
     } catch (IllegalStateException noClient) {
       lister = PodGroupLister.EMPTY;
     }
