@@ -94,7 +94,7 @@ class RbacRulesTest {
         .documents();
     Map<String, Set<String>> cm = grants(withController, "berth-controller-manager");
     for (String group : List.of("scheduling.x-k8s.io", "scheduling.k8s.io")) {
-      assertThat(cm).containsEntry(group + "/podgroups", verbs("list", "watch"))
+      assertThat(cm).containsEntry(group + "/podgroups", verbs("get", "list", "watch"))
           .containsEntry(group + "/podgroups/status", verbs("patch"));
     }
     assertThat(grants(withController, "berth-scheduler")).as("the default profile has no gang plugin")
