@@ -126,6 +126,16 @@ class PodGroupControllerIT {
         .containsEntry("phase", "Running").containsEntry("scheduled", 2).containsEntry("running", 2));
     await().atMost(10, TimeUnit.SECONDS).untilAsserted(() -> assertThat(eventReasons("trainers"))
         .contains("Pending", "Scheduling", "Running"));
+    long patches = statusPatches("trainers");
+    await().during(2, TimeUnit.SECONDS).atMost(5, TimeUnit.SECONDS).until(() -> statusPatches("trainers")
+        == patches);
+    assertThat(patches).as("a write per change of phase or counts, then none")
+        .isBetween(3L, 10L);
+  }
+
+  private static long statusPatches(String name) {
+    return CLUSTER.cluster().requestLog().entries(r -> "patch".equals(r.verb()) && "podgroups".equals(r.resource())
+        && "status".equals(r.subresource()) && name.equals(r.name())).size();
   }
 
   @Test
