@@ -22,7 +22,8 @@ public final class ControllerManagerOptions {
 
   @Option(names = ControllerSelection.FLAG, paramLabel = "LIST",
       description = "A list of controllers to enable. '*' enables all on-by-default controllers, 'foo' enables the"
-          + " controller named 'foo', '-foo' disables the controller named 'foo'. Default: ${DEFAULT-VALUE}.")
+          + " controller named 'foo', '-foo' disables the controller named 'foo'. All known controllers: deployment,"
+          + " podgroup, replicaset. Disabled-by-default controllers: podgroup. Default: ${DEFAULT-VALUE}.")
   private String controllers = ControllerSelection.ALL;
 
   @Option(names = CONCURRENT_DEPLOYMENT_SYNCS, paramLabel = "N",

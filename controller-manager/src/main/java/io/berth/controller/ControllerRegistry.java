@@ -12,9 +12,12 @@ import java.util.regex.Pattern;
 /**
  * Maps controller names ({@code replicaset}, {@code deployment}) to their {@link ControllerFactory}, as
  * kube-controller-manager's {@code NewControllerDescriptors}. {@code --controllers} is validated against it and
- * {@code *} means every registered controller. {@link #builtIn()} is the one place that lists what Berth ships.
+ * {@code *} means every registered controller that is on by default; a controller registered with
+ * {@link #registerDisabledByDefault} (upstream's {@code ControllersDisabledByDefault}, as for controllers of alpha
+ * APIs) runs only when {@code --controllers} names it. {@link #builtIn()} is the one place that lists what Berth
+ * ships.
  *
- * <p>Thread-safe: the factory map is guarded by {@code this}.
+ * <p>Thread-safe: the factory map and the disabled-by-default set are guarded by {@code this}.
  */
 public final class ControllerRegistry {
 
@@ -22,6 +25,8 @@ public final class ControllerRegistry {
 
   // guarded by this
   private final Map<String, ControllerFactory> factories = new TreeMap<>();
+  // guarded by this
+  private final SortedSet<String> disabledByDefault = new TreeSet<>();
 
   /**
    * The controllers of the {@code berth-controller-manager} binary. Register new controllers here, for example
@@ -32,7 +37,9 @@ public final class ControllerRegistry {
         .register(io.berth.controller.replicaset.ReplicaSetController.NAME,
             new io.berth.controller.replicaset.ReplicaSetControllerFactory())
         .register(io.berth.controller.deployment.DeploymentController.NAME,
-            io.berth.controller.deployment.DeploymentController::create);
+            io.berth.controller.deployment.DeploymentController::create)
+        .registerDisabledByDefault(io.berth.controller.podgroup.PodGroupController.NAME,
+            io.berth.controller.podgroup.PodGroupController::create);
   }
 
   /**
@@ -51,6 +58,24 @@ public final class ControllerRegistry {
       throw new IllegalArgumentException("controller \"" + name + "\" is already registered");
     }
     return this;
+  }
+
+  /**
+   * Registers {@code factory} under {@code name}, left out of {@code *}: it runs only when {@code --controllers}
+   * names it.
+   *
+   * @return this
+   * @throws IllegalArgumentException as {@link #register}
+   */
+  public synchronized ControllerRegistry registerDisabledByDefault(String name, ControllerFactory factory) {
+    register(name, factory);
+    disabledByDefault.add(name);
+    return this;
+  }
+
+  /** The names {@code *} leaves out, sorted. */
+  public synchronized SortedSet<String> disabledByDefault() {
+    return Collections.unmodifiableSortedSet(new TreeSet<>(disabledByDefault));
   }
 
   /** The registered names, sorted. */

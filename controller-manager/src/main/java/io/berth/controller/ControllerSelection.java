@@ -11,7 +11,8 @@ import java.util.TreeSet;
 
 /**
  * The value of {@code --controllers}, with kube-controller-manager's syntax: a comma-separated list where
- * {@code *} enables every controller that is on by default (all registered ones, in Berth), {@code foo} enables the
+ * {@code *} enables every controller that is on by default ({@link ControllerRegistry#disabledByDefault} are
+ * not), {@code foo} enables the
  * controller named {@code foo} and {@code -foo} disables it. For each controller the first entry naming it decides;
  * if none does, it is enabled only when {@code *} is present. An empty list enables nothing. Immutable.
  *
@@ -60,16 +61,25 @@ public record ControllerSelection(List<String> entries) {
           + (known.isEmpty() ? "none" : String.join(", ", known)) + ")");
     }
     SortedSet<String> enabled = new TreeSet<>();
+    SortedSet<String> off = registry.disabledByDefault();
     for (String name : known) {
-      if (isEnabled(name)) {
+      if (isEnabled(name, off.contains(name))) {
         enabled.add(name);
       }
     }
     return Collections.unmodifiableSortedSet(enabled);
   }
 
-  /** Whether this selection enables {@code name} (kube-controller-manager's {@code IsControllerEnabled}). */
+  /** Whether this selection enables {@code name}, a controller that is on by default. */
   public boolean isEnabled(String name) {
+    return isEnabled(name, false);
+  }
+
+  /**
+   * Whether this selection enables {@code name} (kube-controller-manager's {@code IsControllerEnabled}): the first
+   * entry naming it decides; otherwise {@code *} enables it unless it is {@code disabledByDefault}.
+   */
+  public boolean isEnabled(String name, boolean disabledByDefault) {
     boolean star = false;
     for (String entry : entries) {
       if (entry.equals(name)) {
@@ -82,6 +92,6 @@ public record ControllerSelection(List<String> entries) {
         star = true;
       }
     }
-    return star;
+    return star && !disabledByDefault;
   }
 }

@@ -51,4 +51,24 @@ class ControllerSelectionTest {
     assertThatThrownBy(() -> ControllerSelection.parse("replicaset").enabled(new ControllerRegistry()))
         .isInstanceOf(ConfigurationException.class).hasMessageContaining("known controllers: none");
   }
+
+  @ParameterizedTest
+  @CsvSource(delimiter = '|', value = {
+      "*                        | deployment,replicaset",
+      "*,podgroup               | deployment,podgroup,replicaset",
+      "podgroup                 | podgroup",
+      "-podgroup,*              | deployment,replicaset"})
+  void disabledByDefaultControllersRunOnlyWhenNamed(String flag, String expected) {
+    ControllerRegistry r = new ControllerRegistry().register("replicaset", NONE).register("deployment", NONE)
+        .registerDisabledByDefault("podgroup", NONE);
+    assertThat(String.join(",", ControllerSelection.parse(flag).enabled(r))).isEqualTo(expected);
+    assertThat(r.disabledByDefault()).containsExactly("podgroup");
+  }
+
+  @Test
+  void theBuiltInPodGroupControllerIsOffByDefault() {
+    assertThat(ControllerSelection.parse("*").enabled(ControllerRegistry.builtIn())).doesNotContain("podgroup")
+        .contains("deployment", "replicaset");
+    assertThat(ControllerSelection.parse("*,podgroup").enabled(ControllerRegistry.builtIn())).contains("podgroup");
+  }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -101,6 +102,26 @@ class RbacRulesTest {
     expected.put("apps/deployments/finalizers", verbs("update"));
     expected.put("apps/replicasets/finalizers", verbs("update"));
     assertThat(grants(enforcing, "berth-controller-manager")).isEqualTo(expected);
+  }
+
+  @Test
+  void podGroupGrantsFollowThePodgroupControllerAndTheGangPlugins() {
+    Rendered withController = HelmRender.chart().set("controllerManager.enabled", "true")
+        .set("controllerManager.controllers[0]", "*").set("controllerManager.controllers[1]", "podgroup")
+        .documents();
+    Map<String, Set<String>> cm = grants(withController, "berth-controller-manager");
+    for (String group : List.of("scheduling.x-k8s.io", "scheduling.k8s.io")) {
+      assertThat(cm).containsEntry(group + "/podgroups", verbs("get", "list", "watch"))
+          .containsEntry(group + "/podgroups/status", verbs("patch"));
+    }
+    assertThat(grants(withController, "berth-scheduler")).as("the default profile has no gang plugin")
+        .doesNotContainKeys("scheduling.x-k8s.io/podgroups", "scheduling.k8s.io/podgroups");
+
+    Rendered gangProfile = HelmRender.chart().set("scheduler.config.profiles[0].schedulerName", "gangs")
+        .set("scheduler.config.profiles[0].plugins.multiPoint.enabled[0].name", "Coscheduling").documents();
+    assertThat(grants(gangProfile, "berth-scheduler"))
+        .containsEntry("scheduling.x-k8s.io/podgroups", verbs("list", "watch"))
+        .containsEntry("scheduling.k8s.io/podgroups", verbs("list", "watch"));
   }
 
   @Test

@@ -17,6 +17,7 @@ import io.berth.plugins.nodeunschedulable.NodeUnschedulable;
 import io.berth.plugins.queuesort.PrioritySort;
 import io.berth.plugins.schedulinggates.SchedulingGates;
 import io.berth.plugins.tainttoleration.TaintToleration;
+import io.berth.plugins.topologyplacement.TopologyPlacement;
 import io.berth.plugins.volumebinding.VolumeBinding;
 import io.berth.plugins.volumerestrictions.VolumeRestrictions;
 
@@ -47,6 +48,7 @@ public final class InTreeRegistry {
         .register(ImageLocality.NAME, ImageLocality::create)
         .register(DefaultBinder.NAME, DefaultBinder::create)
         .register(Coscheduling.NAME, Coscheduling::create)
-        .register(CapacityScheduling.NAME, CapacityScheduling::create);
+        .register(CapacityScheduling.NAME, CapacityScheduling::create)
+        .register(TopologyPlacement.NAME, TopologyPlacement::create);
   }
 }

@@ -55,7 +55,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Gang scheduling, as scheduler-plugins' {@code Coscheduling}: the pods labelled {@value PodGroup#LABEL} with a
- * PodGroup's name are placed all or nothing.
+ * PodGroup's name are placed all or nothing; so are the pods whose {@code spec.schedulingGroup.podGroupName} names a
+ * kube-scheduler 1.36 {@code scheduling.k8s.io/v1alpha2} PodGroup with a {@code gang} policy ({@link GroupRef},
+ * {@link GroupResolver}; {@code basic} groups are scheduled pod by pod).
  *
  * <ul>
  *   <li>QueueSort: priority, then the group's creation time (a pod without a group: its first queueing), then
@@ -137,7 +139,7 @@ public final class Coscheduling implements QueueSortPlugin, PreEnqueuePlugin, Pr
     GroupActivator activator = new GroupActivator();
     PodGroupLister lister;
     try {
-      lister = new PodGroupInformer(handle.client(), activator);
+      lister = GroupResolver.shared(handle.client(), activator);
     } catch (IllegalStateException noClient) {
       lister = PodGroupLister.EMPTY;
     }
@@ -169,7 +171,7 @@ public final class Coscheduling implements QueueSortPlugin, PreEnqueuePlugin, Pr
     public void accept(GenericKubernetesResource r) {
       Coscheduling p = plugin;
       if (p != null) {
-        p.activatePending(r.getMetadata().getNamespace(), r.getMetadata().getName());
+        GroupRef.of(r).ifPresent(p::activatePending);
       }
     }
   }
@@ -181,16 +183,13 @@ public final class Coscheduling implements QueueSortPlugin, PreEnqueuePlugin, Pr
 
   // ---------------------------------------------------------------- membership
 
-  /** The name of the PodGroup {@code pod} belongs to, if it has the label. */
+  /** The name of the group {@code pod} belongs to, in either API ({@link GroupRef#of(Pod)}). */
   static Optional<String> groupName(Pod pod) {
-    Map<String, String> labels = pod.getMetadata() == null ? null : pod.getMetadata().getLabels();
-    String name = labels == null ? null : labels.get(PodGroup.LABEL);
-    return name == null || name.isEmpty() ? Optional.empty() : Optional.of(name);
+    return GroupRef.of(pod).map(GroupRef::name);
   }
 
   static boolean inGroup(Pod pod, PodGroup group) {
-    return Objects.equals(pod.getMetadata().getNamespace(), group.namespace())
-        && groupName(pod).map(group.name()::equals).orElse(false);
+    return GroupRef.of(pod).map(group.ref()::equals).orElse(false);
   }
 
   private static String podKey(Pod pod) {
@@ -202,16 +201,18 @@ public final class Coscheduling implements QueueSortPlugin, PreEnqueuePlugin, Pr
         && !pod.getSpec().getSchedulingGates().isEmpty();
   }
 
-  /** The group of {@code pod}: empty without the label; throws {@link GroupProblem} when missing or malformed. */
+  /**
+   * The gang of {@code pod}: empty without a group reference or when its group is not a gang (the Workload API's
+   * basic policy); throws {@link GroupProblem} when missing or malformed.
+   */
   private Optional<PodGroup> groupOf(Pod pod) {
-    Optional<String> name = groupName(pod);
-    if (name.isEmpty()) {
+    Optional<GroupRef> ref = GroupRef.of(pod);
+    if (ref.isEmpty()) {
       return Optional.empty();
     }
-    String ns = pod.getMetadata().getNamespace();
     try {
-      return Optional.of(podGroups.get(ns, name.get()).orElseThrow(() -> new GroupProblem("PodGroup \"" + ns + "/"
-          + name.get() + "\" of pod \"" + podKey(pod) + "\" does not exist")));
+      return Optional.of(podGroups.get(ref.get()).orElseThrow(() -> new GroupProblem("PodGroup \""
+          + ref.get().key() + "\" of pod \"" + podKey(pod) + "\" does not exist"))).filter(PodGroup::gang);
     } catch (IllegalArgumentException malformed) {
       throw new GroupProblem(malformed.getMessage());
     }
@@ -479,7 +480,7 @@ public final class Coscheduling implements QueueSortPlugin, PreEnqueuePlugin, Pr
     Duration timeout = Duration.ofSeconds(group.scheduleTimeoutSeconds().orElse(args.permitWaitingTimeSeconds()));
     groupTimers.computeIfAbsent(group.key(), k -> timers.schedule(() -> timedOut(group, timeout),
         timeout.toNanos(), TimeUnit.NANOSECONDS));
-    activatePending(group.namespace(), group.name());
+    activatePending(group.ref());
     return PermitResult.waitFor(timeout.plus(BACKSTOP));
   }
 
@@ -527,15 +528,20 @@ public final class Coscheduling implements QueueSortPlugin, PreEnqueuePlugin, Pr
     if (!until.equals(now.plus(backoff))) {
       return; // already backing off: a rejection during the backoff does not extend it
     }
-    timers.schedule(() -> activatePending(group.namespace(), group.name()), backoff.toNanos(),
+    timers.schedule(() -> activatePending(group.ref()), backoff.toNanos(),
         TimeUnit.NANOSECONDS);
   }
 
-  /** Activates the group's members that are not yet on a node (they may now pass PreEnqueue or PreFilter). */
+  /** Activates the members of scheduler-plugins' PodGroup {@code namespace/name} not yet on a node. */
   void activatePending(String namespace, String name) {
+    activatePending(new GroupRef(GroupRef.Api.SCHEDULER_PLUGINS, namespace, name));
+  }
+
+  /** Activates the group's members that are not yet on a node (they may now pass PreEnqueue or PreFilter). */
+  void activatePending(GroupRef group) {
     List<Pod> pending = new ArrayList<>();
-    for (Pod p : pods.list(namespace)) {
-      if (groupName(p).map(name::equals).orElse(false)
+    for (Pod p : pods.list(group.namespace())) {
+      if (GroupRef.of(p).map(group::equals).orElse(false)
           && (p.getSpec() == null || p.getSpec().getNodeName() == null || p.getSpec().getNodeName().isEmpty())) {
         pending.add(p);
       }
@@ -590,9 +596,8 @@ public final class Coscheduling implements QueueSortPlugin, PreEnqueuePlugin, Pr
     if (!(newObj instanceof Pod added)) {
       return QueueingHint.QUEUE;
     }
-    Optional<String> group = groupName(pod);
-    return group.isPresent() && Objects.equals(pod.getMetadata().getNamespace(), added.getMetadata().getNamespace())
-        && group.equals(groupName(added)) ? QueueingHint.QUEUE : QueueingHint.QUEUE_SKIP;
+    Optional<GroupRef> group = GroupRef.of(pod);
+    return group.isPresent() && group.equals(GroupRef.of(added)) ? QueueingHint.QUEUE : QueueingHint.QUEUE_SKIP;
   }
 
   /** A deleted pod frees capacity only if it was on a node. */

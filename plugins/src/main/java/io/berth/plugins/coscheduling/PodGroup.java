@@ -10,10 +10,13 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The part of a {@code scheduling.x-k8s.io/v1alpha1} PodGroup the scheduler reads: its key, creation time,
- * {@code spec.minMember} (at least 1), {@code spec.minResources} (in the scheduler's units: milli-CPU, bytes, counts)
- * and {@code spec.scheduleTimeoutSeconds}. Parsed from the generic object the informer caches; {@link #from} throws
- * {@link IllegalArgumentException} naming the PodGroup and the field for bad input. Immutable.
+ * The part of a group the scheduler reads, from either API ({@link GroupRef.Api}). For a
+ * {@code scheduling.x-k8s.io/v1alpha1} PodGroup ({@link #from}): its key, creation time, {@code spec.minMember}
+ * (at least 1), {@code spec.minResources} (in the scheduler's units: milli-CPU, bytes, counts),
+ * {@code spec.scheduleTimeoutSeconds} and the topology key of the annotation {@value #TOPOLOGY_KEY_ANNOTATION}.
+ * For a {@code scheduling.k8s.io/v1alpha2} PodGroup see {@link WorkloadPodGroups#from}. Parsed from the generic
+ * object the informer caches; the parsers throw {@link IllegalArgumentException} naming the PodGroup and the field
+ * for bad input. Immutable.
  *
  * @param namespace the PodGroup's namespace
  * @param name the PodGroup's name, the value of the pods' {@value #LABEL} label
@@ -21,17 +24,35 @@ import java.util.Optional;
  * @param minMember how many members must be placeable together
  * @param minResources the resources the whole group needs at least; empty when unset
  * @param scheduleTimeoutSeconds how long members wait at Permit; empty for the plugin's default
+ * @param api the API the group lives in
+ * @param gang whether the group is placed all or nothing (false for the Workload API's {@code basic} policy)
+ * @param topologyKey the node label whose single domain must hold the whole group, if any
  */
 public record PodGroup(String namespace, String name, Instant creationTimestamp, int minMember,
-    Map<String, Long> minResources, Optional<Integer> scheduleTimeoutSeconds) {
+    Map<String, Long> minResources, Optional<Integer> scheduleTimeoutSeconds, GroupRef.Api api, boolean gang,
+    Optional<String> topologyKey) {
 
   /** The label that makes a pod a member of the PodGroup it names, in the pod's namespace. */
   public static final String LABEL = "scheduling.x-k8s.io/pod-group";
   public static final String API_VERSION = "scheduling.x-k8s.io/v1alpha1";
   public static final String KIND = "PodGroup";
+  /** The annotation on a scheduler-plugins PodGroup that names its topology key. */
+  public static final String TOPOLOGY_KEY_ANNOTATION = "scheduling.x-k8s.io/topology-key";
 
   public PodGroup {
     minResources = Map.copyOf(minResources);
+  }
+
+  /** A scheduler-plugins gang without a topology key. */
+  public PodGroup(String namespace, String name, Instant creationTimestamp, int minMember,
+      Map<String, Long> minResources, Optional<Integer> scheduleTimeoutSeconds) {
+    this(namespace, name, creationTimestamp, minMember, minResources, scheduleTimeoutSeconds,
+        GroupRef.Api.SCHEDULER_PLUGINS, true, Optional.empty());
+  }
+
+  /** The reference pods use to join this group. */
+  public GroupRef ref() {
+    return new GroupRef(api, namespace, name);
   }
 
   /** {@code namespace/name}, how messages and caches name the group. */
@@ -45,14 +66,7 @@ public record PodGroup(String namespace, String name, Instant creationTimestamp,
     String ns = r.getMetadata().getNamespace();
     String name = r.getMetadata().getName();
     String who = "PodGroup \"" + ns + "/" + name + "\"";
-    Instant created;
-    try {
-      String ts = r.getMetadata().getCreationTimestamp();
-      created = ts == null ? Instant.EPOCH : Instant.parse(ts);
-    } catch (DateTimeParseException e) {
-      throw new IllegalArgumentException(who + ": metadata.creationTimestamp: Invalid value: \""
-          + r.getMetadata().getCreationTimestamp() + "\"");
-    }
+    Instant created = creationTimestamp(who, r);
     Object specRaw = r.getAdditionalProperties().get("spec");
     if (specRaw != null && !(specRaw instanceof Map)) {
       throw new IllegalArgumentException(who + ": spec: Invalid value: must be an object");
@@ -83,7 +97,26 @@ public record PodGroup(String namespace, String name, Instant creationTimestamp,
         minResources.put(e.getKey(), amount);
       }
     }
-    return new PodGroup(ns, name, created, minMember, minResources, timeout);
+    Optional<String> topologyKey = Optional.empty();
+    Map<String, String> annotations = r.getMetadata().getAnnotations();
+    String key = annotations == null ? null : annotations.get(TOPOLOGY_KEY_ANNOTATION);
+    if (key != null) {
+      topologyKey = Optional.of(WorkloadPodGroups.labelKey(who, "metadata.annotations[" + TOPOLOGY_KEY_ANNOTATION
+          + "]", key));
+    }
+    return new PodGroup(ns, name, created, minMember, minResources, timeout, GroupRef.Api.SCHEDULER_PLUGINS, true,
+        topologyKey);
+  }
+
+  /** Reads the creation timestamp; throws naming the object when it is not RFC 3339. */
+  static Instant creationTimestamp(String who, GenericKubernetesResource r) {
+    try {
+      String ts = r.getMetadata().getCreationTimestamp();
+      return ts == null ? Instant.EPOCH : Instant.parse(ts);
+    } catch (DateTimeParseException e) {
+      throw new IllegalArgumentException(who + ": metadata.creationTimestamp: Invalid value: \""
+          + r.getMetadata().getCreationTimestamp() + "\"");
+    }
   }
 
   private static Optional<Integer> integer(String who, Map<String, Object> spec, String field) {

@@ -11,7 +11,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A {@link PodGroupLister} over a fabric8 informer of {@code podgroups.scheduling.x-k8s.io} in every namespace,
+ * A {@link PodGroupLister} over a fabric8 informer of one group API's {@code podgroups} ({@code scheduling.x-k8s.io}
+ * by default, or {@code scheduling.k8s.io/v1alpha2} with {@link WorkloadPodGroups#from} as parser) in every namespace,
  * started (without waiting for its first list) when the plugin is created; list and watch failures, such as the CRD
  * not being installed yet, are retried. Every added or updated PodGroup is handed to {@code onChange} on the
  * informer's thread (the plugin activates the group's pending pods, standing in for a PodGroup cluster event).
@@ -22,11 +23,15 @@ final class PodGroupInformer implements PodGroupLister, AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(PodGroupInformer.class);
 
-  static final ResourceDefinitionContext CONTEXT = new ResourceDefinitionContext.Builder()
-      .withGroup("scheduling.x-k8s.io").withVersion("v1alpha1").withPlural("podgroups").withKind(PodGroup.KIND)
-      .withNamespaced(true).build();
+  static final ResourceDefinitionContext CONTEXT = context(GroupRef.Api.SCHEDULER_PLUGINS);
+
+  static ResourceDefinitionContext context(GroupRef.Api api) {
+    return new ResourceDefinitionContext.Builder().withGroup(api.group()).withVersion(api.version())
+        .withPlural("podgroups").withKind(PodGroup.KIND).withNamespaced(true).build();
+  }
 
   private final SharedIndexInformer<GenericKubernetesResource> informer;
+  private final java.util.function.Function<GenericKubernetesResource, PodGroup> parser;
   // key -> the PodGroup parsed from one resourceVersion (or why it is malformed); entries replaced whole
   private final java.util.Map<String, Parsed> parsed = new java.util.concurrent.ConcurrentHashMap<>();
 
@@ -35,9 +40,16 @@ final class PodGroupInformer implements PodGroupLister, AutoCloseable {
   }
 
   PodGroupInformer(KubernetesClient client, Consumer<GenericKubernetesResource> onChange) {
-    informer = client.genericKubernetesResources(CONTEXT).inAnyNamespace().runnableInformer(0);
+    this(client, CONTEXT, PodGroup::from, onChange);
+  }
+
+  PodGroupInformer(KubernetesClient client, ResourceDefinitionContext context,
+      java.util.function.Function<GenericKubernetesResource, PodGroup> parser,
+      Consumer<GenericKubernetesResource> onChange) {
+    this.parser = parser;
+    informer = client.genericKubernetesResources(context).inAnyNamespace().runnableInformer(0);
     informer.exceptionHandler((started, t) -> {
-      LOG.warn("PodGroup informer: {}; retrying", t.toString());
+      LOG.warn("PodGroup informer ({}): {}; retrying", context.getGroup(), t.toString());
       return true;
     });
     informer.addEventHandler(new ResourceEventHandler<>() {
@@ -70,7 +82,7 @@ final class PodGroupInformer implements PodGroupLister, AutoCloseable {
     Parsed p = parsed.get(key);
     if (p == null || !java.util.Objects.equals(p.resourceVersion(), rv)) {
       try {
-        p = new Parsed(rv, PodGroup.from(r), null);
+        p = new Parsed(rv, parser.apply(r), null);
       } catch (IllegalArgumentException malformed) {
         LOG.warn("{}", malformed.getMessage());
         p = new Parsed(rv, null, malformed.getMessage());

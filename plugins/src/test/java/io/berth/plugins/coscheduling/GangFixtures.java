@@ -109,12 +109,21 @@ final class GangFixtures {
     final TestHandle testHandle = new TestHandle();
     final List<FakeWaitingPod> waiting = new CopyOnWriteArrayList<>();
     final Map<String, GenericKubernetesResource> groups = new HashMap<>();
+    final Map<String, GenericKubernetesResource> workloadGroups = new HashMap<>();
     final List<String> activated = new CopyOnWriteArrayList<>();
     Coscheduling plugin;
 
     Gang groups(GenericKubernetesResource... gs) {
       for (GenericKubernetesResource g : gs) {
         groups.put(g.getMetadata().getNamespace() + "/" + g.getMetadata().getName(), g);
+      }
+      return this;
+    }
+
+    /** Adds {@code scheduling.k8s.io/v1alpha2} PodGroups. */
+    Gang workloadGroups(GenericKubernetesResource... gs) {
+      for (GenericKubernetesResource g : gs) {
+        workloadGroups.put(g.getMetadata().getNamespace() + "/" + g.getMetadata().getName(), g);
       }
       return this;
     }
@@ -160,7 +169,9 @@ final class GangFixtures {
               }
             }
           });
-      PodGroupLister lister = (ns, name) -> Optional.ofNullable(groups.get(ns + "/" + name)).map(PodGroup::from);
+      PodGroupLister lister = new GroupResolver(
+          (ns, name) -> Optional.ofNullable(groups.get(ns + "/" + name)).map(PodGroup::from),
+          (ns, name) -> Optional.ofNullable(workloadGroups.get(ns + "/" + name)).map(WorkloadPodGroups::from));
       plugin = new Coscheduling(args, handle, lister, handle.lister(Pod.class), Clock.systemUTC(),
           Executors.newSingleThreadScheduledExecutor());
       return plugin;

@@ -1,0 +1,94 @@
+package io.berth.plugins.coscheduling;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
+
+/**
+ * Resolves a pod's {@link GroupRef} to its group in either API: scheduler-plugins' PodGroups through one lister,
+ * kube-scheduler 1.36's {@code scheduling.k8s.io/v1alpha2} PodGroups through another. {@link #start} backs both with
+ * informers ({@link PodGroupInformer}); {@link #shared} hands every plugin of one client the same resolver, so
+ * Coscheduling and TopologyPlacement watch the groups once. Tests pass their own listers. Thread-safe as its
+ * listers are (the shared map is guarded by its class lock; listeners are a copy-on-write list); owns and closes the
+ * informers it started.
+ */
+public final class GroupResolver implements PodGroupLister, AutoCloseable {
+
+  // one resolver per client (a daemon has one); guarded by GroupResolver.class
+  private static final Map<KubernetesClient, GroupResolver> SHARED = new IdentityHashMap<>();
+
+  private final PodGroupLister schedulerPlugins;
+  private final PodGroupLister workload;
+  private final List<Consumer<GenericKubernetesResource>> listeners = new CopyOnWriteArrayList<>();
+
+  /**
+   * @param schedulerPlugins scheduler-plugins' PodGroups
+   * @param workload the v1alpha2 PodGroups, by namespace and name
+   */
+  public GroupResolver(PodGroupLister schedulerPlugins, PodGroupLister workload) {
+    this.schedulerPlugins = schedulerPlugins;
+    this.workload = workload;
+  }
+
+  /** Starts an informer per API; every added or updated group of either is handed to {@code onChange}. */
+  static GroupResolver start(KubernetesClient client, Consumer<GenericKubernetesResource> onChange) {
+    PodGroupInformer x = new PodGroupInformer(client, onChange);
+    PodGroupInformer w = new PodGroupInformer(client, PodGroupInformer.context(GroupRef.Api.WORKLOAD),
+        WorkloadPodGroups::from, onChange);
+    return new GroupResolver(x, w);
+  }
+
+  /**
+   * The resolver of {@code client}'s groups, started on first use; {@code onChange} (null for none) is told of
+   * every added or updated group of either API from then on.
+   */
+  public static GroupResolver shared(KubernetesClient client, Consumer<GenericKubernetesResource> onChange) {
+    GroupResolver r;
+    synchronized (GroupResolver.class) {
+      r = SHARED.get(client);
+      if (r == null) {
+        GroupResolver[] holder = new GroupResolver[1];
+        Consumer<GenericKubernetesResource> fanOut = g -> {
+          GroupResolver self = holder[0];
+          if (self != null) {
+            self.listeners.forEach(l -> l.accept(g));
+          }
+        };
+        r = start(client, fanOut);
+        holder[0] = r;
+        SHARED.put(client, r);
+      }
+    }
+    if (onChange != null) {
+      r.listeners.add(onChange);
+    }
+    return r;
+  }
+
+  @Override
+  public Optional<PodGroup> get(String namespace, String name) {
+    return schedulerPlugins.get(namespace, name);
+  }
+
+  @Override
+  public Optional<PodGroup> get(GroupRef ref) {
+    return switch (ref.api()) {
+      case SCHEDULER_PLUGINS -> schedulerPlugins.get(ref.namespace(), ref.name());
+      case WORKLOAD -> workload.get(ref.namespace(), ref.name());
+    };
+  }
+
+  @Override
+  public void close() throws Exception {
+    for (PodGroupLister l : new PodGroupLister[] {schedulerPlugins, workload}) {
+      if (l instanceof AutoCloseable c) {
+        c.close();
+      }
+    }
+  }
+}
