@@ -162,6 +162,22 @@ public final class AttemptRecorder implements AutoCloseable {
     }
   }
 
+  /**
+   * Builds an attempt at once on the calling thread (the simulation's use); arguments as
+   * {@link #record}.
+   */
+  public static Attempt toAttempt(Framework fw, CycleState state, Pod pod, int attempt,
+      Status status, String message, String selectedNode, NominatingInfo nominating,
+      List<NodeInfo> nodes, Instant time) {
+    PluginResults results = PluginResults.of(state);
+    if (results == null) {
+      throw new IllegalArgumentException("the cycle state has no PluginResults installed");
+    }
+    return build(fw.profileName(), pod, attempt, status, message, selectedNode, nominating,
+        results, fw.listPlugins().getOrDefault("Filter", List.of()), state.skipFilterPlugins(),
+        state.read(PreemptionReport.KEY, PreemptionReport.class), nodes, time);
+  }
+
   static Attempt build(String profile, Pod pod, int attemptNumber, Status status, String message,
       String selectedNode, NominatingInfo nominating, PluginResults results,
       List<String> filterPlugins, Set<String> skipped, Optional<PreemptionReport> preemption,
