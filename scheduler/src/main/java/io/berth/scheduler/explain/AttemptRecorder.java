@@ -219,8 +219,11 @@ public final class AttemptRecorder implements AutoCloseable {
     Map<String, NodeInfo> byName = null;
     Resource request = null;
     List<NodeVerdict> rejected = new ArrayList<>(f.rejected().size());
+    // plugins share one status per reason across nodes: join its reasons once
+    Map<Status, String> reasons = new java.util.IdentityHashMap<>();
     for (Map.Entry<String, Status> e : f.rejected().statuses().entrySet()) {
       Status s = e.getValue();
+      String reason = reasons.computeIfAbsent(s, st -> String.join(", ", st.reasons()));
       Optional<String> lacks = Optional.empty();
       double share = 0;
       if (s.reasons().stream().anyMatch(r -> r.startsWith("Insufficient ")
@@ -242,7 +245,7 @@ public final class AttemptRecorder implements AutoCloseable {
         }
       }
       rejected.add(new NodeVerdict(e.getKey(), false, s.plugin(), s.code().displayName(),
-          String.join(", ", s.reasons()), lacks, share));
+          reason, lacks, share));
     }
     rejected.sort(Comparator.comparing(NodeVerdict::node));
     Status absent = f.rejected().absentNodesStatus();
