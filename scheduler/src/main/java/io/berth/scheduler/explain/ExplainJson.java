@@ -5,7 +5,6 @@ import io.berth.scheduler.explain.FilterTable.NodeVerdict;
 import io.berth.scheduler.explain.ScoreTable.NodeScores;
 import io.berth.scheduler.explain.ScoreTable.PluginScore;
 import java.util.List;
-import java.util.Map;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.JsonNodeFactory;
@@ -164,10 +163,5 @@ public final class ExplainJson {
       });
     }
     return out;
-  }
-
-  /** A JSON string for a map of strings (used by the result annotations). */
-  static String stringMap(Map<String, ?> map) {
-    return MAPPER.writeValueAsString(map);
   }
 }

@@ -9,8 +9,10 @@ import java.util.Optional;
  * The Score phase of one attempt: for each scored node and each Score plugin that ran, the raw
  * score, the score after NormalizeScore, the plugin's weight and the weighted score; the node's
  * total is the sum of the weighted scores, the figure the scheduler picked the highest of. Stored
- * as arrays (it is nodes × plugins) and exposed as lists built on demand. Immutable: the arrays
- * are handed over by the recorder and never written again.
+ * as arrays (it is nodes × plugins) and exposed as lists built on demand; the arrays are narrowed
+ * when built (normalized scores in [0, 100] as bytes, raw scores as ints when they fit, a plugin
+ * without NormalizeScore sharing one row for both), which keeps a recorded 5,000-node attempt
+ * small. Immutable: the arrays given to the constructor are only read.
  */
 public final class ScoreTable {
   /** No Score phase (one feasible node, none, or no Score plugins). */
@@ -20,8 +22,8 @@ public final class ScoreTable {
   private final List<String> plugins;
   private final int[] weights;
   private final List<String> nodes;
-  private final long[][] raw;
-  private final long[][] normalized;
+  private final Row[] raw;
+  private final Row[] normalized;
 
   /**
    * @param plugins the Score plugins that ran
@@ -37,10 +39,49 @@ public final class ScoreTable {
       throw new IllegalArgumentException("scores: plugins, weights and score rows differ in length");
     }
     this.plugins = List.copyOf(plugins);
-    this.weights = weights;
+    this.weights = weights.clone();
     this.nodes = List.copyOf(nodes);
-    this.raw = raw;
-    this.normalized = normalized;
+    this.raw = new Row[raw.length];
+    this.normalized = new Row[normalized.length];
+    for (int p = 0; p < raw.length; p++) {
+      if (raw[p].length != this.nodes.size() || normalized[p].length != this.nodes.size()) {
+        throw new IllegalArgumentException("scores of plugin " + plugins.get(p)
+            + ": one score per node is required");
+      }
+      this.normalized[p] = Row.of(normalized[p]);
+      this.raw[p] = raw[p] == normalized[p] || java.util.Arrays.equals(raw[p], normalized[p])
+          ? this.normalized[p] : Row.of(raw[p]);
+    }
+  }
+
+  /** One plugin's scores of every node, stored in the narrowest type that holds them. */
+  private interface Row {
+    long get(int i);
+
+    static Row of(long[] values) {
+      long min = 0;
+      long max = 0;
+      for (long v : values) {
+        min = Math.min(min, v);
+        max = Math.max(max, v);
+      }
+      if (min >= Byte.MIN_VALUE && max <= Byte.MAX_VALUE) {
+        byte[] b = new byte[values.length];
+        for (int i = 0; i < values.length; i++) {
+          b[i] = (byte) values[i];
+        }
+        return i -> b[i];
+      }
+      if (min >= Integer.MIN_VALUE && max <= Integer.MAX_VALUE) {
+        int[] n = new int[values.length];
+        for (int i = 0; i < values.length; i++) {
+          n[i] = (int) values[i];
+        }
+        return i -> n[i];
+      }
+      long[] copy = values.clone();
+      return i -> copy[i];
+    }
   }
 
   /**
@@ -106,9 +147,10 @@ public final class ScoreTable {
     List<PluginScore> cells = new ArrayList<>(plugins.size());
     long total = 0;
     for (int p = 0; p < plugins.size(); p++) {
-      long weighted = normalized[p][i] * weights[p];
+      long norm = normalized[p].get(i);
+      long weighted = norm * weights[p];
       total += weighted;
-      cells.add(new PluginScore(plugins.get(p), raw[p][i], normalized[p][i], weights[p], weighted));
+      cells.add(new PluginScore(plugins.get(p), raw[p].get(i), norm, weights[p], weighted));
     }
     return new NodeScores(nodes.get(i), cells, total);
   }
