@@ -24,7 +24,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
@@ -38,30 +37,42 @@ import org.slf4j.LoggerFactory;
  * mutates once in a snapshot); one recorder thread builds the immutable attempt, computes what
  * rejected nodes lack, stores it in the {@link ExplainStore} and hands it to the listeners (the
  * result annotations). The hand-over queue is bounded ({@link #QUEUE_CAPACITY}): when the
- * recorder falls behind, attempts are dropped and counted rather than slowing scheduling.
+ * recorder falls behind, attempts are dropped and counted rather than slowing scheduling. The
+ * recorder thread does not wait on the queue (which would wake it for every attempt, a context
+ * switch per pod on a busy scheduler): it drains whatever is queued, then sleeps
+ * {@link #DRAIN_INTERVAL}, so an attempt is readable at most about that long after it ended.
  *
- * <p>Thread-safe: {@link #record} may be called from any thread; listeners run on the recorder
- * thread only. {@link #NOOP} records nothing and lets the scheduler skip installing
- * {@link PluginResults} altogether.
+ * <p>Thread-safe: {@link #record} may be called from any thread (the queue is a concurrent,
+ * bounded one); listeners run on the recorder thread only. {@link #NOOP} records nothing and lets
+ * the scheduler skip installing {@link PluginResults} altogether.
  */
 public final class AttemptRecorder implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(AttemptRecorder.class);
   /** Attempts waiting for the recorder thread beyond this many are dropped. */
   public static final int QUEUE_CAPACITY = 4096;
+  /** How long the recorder thread sleeps when it found nothing to record. */
+  public static final java.time.Duration DRAIN_INTERVAL = java.time.Duration.ofMillis(50);
 
   /** Records nothing. */
   public static final AttemptRecorder NOOP = new AttemptRecorder();
 
   private final ExplainStore store;
   private final InstantSource clock;
-  private final ThreadPoolExecutor executor;
+  // null for NOOP; offered by any thread, drained by the recorder thread only
+  private final ArrayBlockingQueue<Runnable> queue;
+  private final Thread thread;
   private final List<Consumer<Attempt>> listeners;
   private final AtomicLong dropped = new AtomicLong();
+  // counts tasks taken off the queue and finished, for flush()
+  private final AtomicLong submitted = new AtomicLong();
+  private final AtomicLong finished = new AtomicLong();
+  private volatile boolean closed;
 
   private AttemptRecorder() {
     this.store = new ExplainStore(0, 1);
     this.clock = InstantSource.system();
-    this.executor = null;
+    this.queue = null;
+    this.thread = null;
     this.listeners = List.of();
   }
 
@@ -75,18 +86,39 @@ public final class AttemptRecorder implements AutoCloseable {
     this.store = store;
     this.clock = clock;
     this.listeners = List.copyOf(listeners);
-    this.executor = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS,
-        new ArrayBlockingQueue<>(QUEUE_CAPACITY), r -> {
-          Thread t = new Thread(r, "explain-recorder");
-          t.setDaemon(true);
-          t.setPriority(Thread.MIN_PRIORITY);
-          return t;
-        }, (task, pool) -> dropped.incrementAndGet());
+    this.queue = new ArrayBlockingQueue<>(QUEUE_CAPACITY);
+    this.thread = new Thread(this::drainLoop, "explain-recorder");
+    thread.setDaemon(true);
+    thread.setPriority(Thread.MIN_PRIORITY);
+    thread.start();
+  }
+
+  private void drainLoop() {
+    List<Runnable> batch = new ArrayList<>();
+    while (!closed) {
+      batch.clear();
+      queue.drainTo(batch);
+      if (batch.isEmpty()) {
+        try {
+          Thread.sleep(DRAIN_INTERVAL.toMillis());
+        } catch (InterruptedException e) {
+          return;
+        }
+        continue;
+      }
+      for (Runnable task : batch) {
+        try {
+          task.run();
+        } finally {
+          finished.incrementAndGet();
+        }
+      }
+    }
   }
 
   /** Whether attempts are recorded at all (so the scheduler installs {@link PluginResults}). */
   public boolean enabled() {
-    return executor != null;
+    return queue != null;
   }
 
   public ExplainStore store() {
@@ -114,7 +146,7 @@ public final class AttemptRecorder implements AutoCloseable {
    */
   public void record(Framework fw, CycleState state, Pod pod, int attempt, Status status,
       String message, String selectedNode, NominatingInfo nominating, List<NodeInfo> nodes) {
-    if (executor == null) {
+    if (queue == null || closed) {
       return;
     }
     PluginResults results = PluginResults.of(state);
@@ -126,7 +158,7 @@ public final class AttemptRecorder implements AutoCloseable {
     Set<String> skipped = state.skipFilterPlugins();
     Optional<PreemptionReport> preemption = state.read(PreemptionReport.KEY,
         PreemptionReport.class);
-    executor.execute(() -> {
+    Runnable task = () -> {
       try {
         Attempt a = build(fw.profileName(), pod, attempt, status, message, selectedNode,
             nominating, results, filterPlugins, skipped, preemption, nodes, time);
@@ -138,27 +170,32 @@ public final class AttemptRecorder implements AutoCloseable {
         LOG.warn("recording the scheduling attempt of pod {}/{} failed",
             pod.getMetadata().getNamespace(), pod.getMetadata().getName(), e);
       }
-    });
+    };
+    if (queue.offer(task)) {
+      submitted.incrementAndGet();
+    } else {
+      dropped.incrementAndGet();
+    }
   }
 
   /** Waits until every attempt queued so far is recorded (tests, shutdown). */
   public void flush() throws InterruptedException {
-    if (executor == null) {
+    if (queue == null) {
       return;
     }
-    java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(1);
-    try {
-      executor.execute(done::countDown);
-    } catch (RuntimeException e) {
-      return;
+    long target = submitted.get();
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (finished.get() < target && System.nanoTime() < deadline && thread.isAlive()) {
+      Thread.sleep(5);
     }
-    done.await(10, TimeUnit.SECONDS);
   }
 
+  /** Stops the recorder thread; attempts still queued are dropped. */
   @Override
   public void close() {
-    if (executor != null) {
-      executor.shutdown();
+    if (queue != null) {
+      closed = true;
+      thread.interrupt();
     }
   }
 
