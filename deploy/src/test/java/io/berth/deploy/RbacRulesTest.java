@@ -63,6 +63,14 @@ class RbacRulesTest {
         Map.entry("authorization.k8s.io/subjectaccessreviews", verbs("create"))));
 
     assertThat(grants(HelmRender.chart().documents(), "berth-scheduler")).isEqualTo(expected);
+
+    // --record-results-annotations patches pods' annotations
+    Rendered annotating = HelmRender.chart().set("scheduler.recordResultsAnnotations", "true").documents();
+    expected.put("/pods", verbs("get", "list", "watch", "delete", "patch"));
+    assertThat(grants(annotating, "berth-scheduler")).isEqualTo(expected);
+    assertThat(annotating.get("Deployment", "berth-scheduler").toString()).contains("--record-results-annotations");
+    assertThat(HelmRender.chart().documents().get("Deployment", "berth-scheduler").toString())
+        .doesNotContain("--record-results-annotations");
   }
 
   @Test

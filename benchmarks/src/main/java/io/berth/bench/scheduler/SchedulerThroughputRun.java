@@ -6,6 +6,7 @@ import io.berth.plugins.InTreeRegistry;
 import io.berth.scheduler.SchedulerAssembly;
 import io.berth.scheduler.config.SchedulerConfigLoader;
 import io.berth.scheduler.config.SchedulerConfiguration;
+import io.berth.scheduler.explain.ExplainStore;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -88,7 +89,7 @@ public final class SchedulerThroughputRun {
 
   /** One run of {@code w} with the given feature gates. */
   static Result run(PerfWorkload w, FeatureGates gates) throws Exception {
-    return run(w, gates, QuotaSetup.NONE);
+    return run(w, gates, QuotaSetup.NONE, Boolean.getBoolean("berth.explain"));
   }
 
   /**
@@ -105,6 +106,19 @@ public final class SchedulerThroughputRun {
 
   /** One run of {@code w} with the given feature gates and namespaces/quotas. */
   static Result run(PerfWorkload w, FeatureGates gates, QuotaSetup setup) throws Exception {
+    return run(w, gates, setup, Boolean.getBoolean("berth.explain"));
+  }
+
+  /** One run of {@code w} with the given feature gates; {@code explain} as below. */
+  static Result run(PerfWorkload w, FeatureGates gates, boolean explain) throws Exception {
+    return run(w, gates, QuotaSetup.NONE, explain);
+  }
+
+  /**
+   * One run of {@code w} with the given feature gates and namespaces/quotas; {@code explain} records every attempt
+   * as the daemon does by default ({@link ExplainStore#withDefaults()}), else nothing is recorded.
+   */
+  static Result run(PerfWorkload w, FeatureGates gates, QuotaSetup setup, boolean explain) throws Exception {
     Map<String, Pod> current = new ConcurrentHashMap<>();
     AtomicInteger bound = new AtomicInteger();
     AtomicInteger measuredBound = new AtomicInteger();
@@ -166,6 +180,7 @@ public final class SchedulerThroughputRun {
         .podApi(podApi)
         .featureGates(gates)
         .meterRegistry(meters)
+        .explainStore(explain ? ExplainStore.withDefaults() : new ExplainStore(0, 1))
         .build();
     ref.set(assembly);
     ScheduledExecutorService churn = Executors.newSingleThreadScheduledExecutor(r -> {

@@ -465,6 +465,7 @@ public final class FrameworkRuntime implements Framework {
     Optional<Set<String>> nodeNames = Optional.empty();
     List<String> pluginsWithNodes = new ArrayList<>();
     Status result = Status.SUCCESS;
+    PluginResults rec = PluginResults.of(state);
     for (PreFilterPlugin pl : preFilter) {
       PreFilterResult r;
       try {
@@ -473,6 +474,9 @@ public final class FrameworkRuntime implements Framework {
         r = PreFilterResult.of(errorOf(e, pl, "PreFilter"));
       }
       Status s = r.status();
+      if (rec != null) {
+        rec.addPreFilter(pl.name(), s, r.nodeNames());
+      }
       if (s.isSkip()) {
         state.skipFilterPlugins().add(pl.name());
         continue;
@@ -655,6 +659,7 @@ public final class FrameworkRuntime implements Framework {
         r = PostFilterResult.of(errorOf(e, pl, "PostFilter"));
       }
       Status s = r.status();
+      record(state, "PostFilter", pl.name(), s);
       if (s.isSuccess()) {
         out = r;
         break;
@@ -692,6 +697,7 @@ public final class FrameworkRuntime implements Framework {
     Status result = Status.SUCCESS;
     for (PreScorePlugin pl : preScore) {
       Status s = safely(() -> pl.preScore(state, pod, nodes), pl, "PreScore");
+      record(state, "PreScore", pl.name(), s);
       if (s.isSkip()) {
         state.skipScorePlugins().add(pl.name());
         continue;
@@ -710,7 +716,8 @@ public final class FrameworkRuntime implements Framework {
     long start = System.nanoTime();
     String code = "Error";
     try {
-      long[] total = ScorePass.run(score, scoreWeights, parallelizer, state, pod, nodes);
+      long[] total = ScorePass.run(score, scoreWeights, parallelizer, state, pod, nodes,
+          PluginResults.of(state));
       code = "Success";
       return total;
     } finally {
@@ -724,6 +731,7 @@ public final class FrameworkRuntime implements Framework {
     Status result = Status.SUCCESS;
     for (ReservePlugin pl : reserve) {
       Status s = safely(() -> pl.reserve(state, pod, nodeName), pl, "Reserve");
+      record(state, "Reserve", pl.name(), s);
       if (!s.isSuccess()) {
         result = s.isRejected() ? s.withPlugin(pl.name())
             : wrapError(s, "running Reserve plugin \"" + pl.name() + "\"", pl.name());
@@ -762,6 +770,7 @@ public final class FrameworkRuntime implements Framework {
         r = PermitResult.of(errorOf(e, pl, "Permit"));
       }
       Status s = r.status();
+      record(state, "Permit", pl.name(), s);
       if (s.isSuccess()) {
         continue;
       }
@@ -834,6 +843,7 @@ public final class FrameworkRuntime implements Framework {
         continue;
       }
       Status s = safely(() -> pl.preBind(state, pod, nodeName), pl, "PreBind");
+      record(state, "PreBind", pl.name(), s);
       if (!s.isSuccess()) {
         result = s.isRejected() ? s.withPlugin(pl.name())
             : wrapError(s, "running PreBind plugin \"" + pl.name() + "\"", pl.name());
@@ -850,6 +860,7 @@ public final class FrameworkRuntime implements Framework {
     Status result = Status.skip();
     for (BindPlugin pl : bind) {
       Status s = safely(() -> pl.bind(state, pod, nodeName), pl, "Bind");
+      record(state, "Bind", pl.name(), s);
       if (s.isSkip()) {
         continue;
       }
@@ -898,6 +909,14 @@ public final class FrameworkRuntime implements Framework {
   @Override
   public Map<String, List<String>> listPlugins() {
     return listing;
+  }
+
+  /** Appends to the attempt's {@link PluginResults} when the scheduler installed one. */
+  private static void record(CycleState state, String point, String plugin, Status s) {
+    PluginResults rec = PluginResults.of(state);
+    if (rec != null) {
+      rec.add(point, plugin, s);
+    }
   }
 
   /** The plugin instance by name, for tests and the debug endpoint. */

@@ -10,6 +10,7 @@ import io.berth.framework.NominatingInfo;
 import io.berth.framework.ObjectLister;
 import io.berth.framework.PodInfo;
 import io.berth.framework.PostFilterResult;
+import io.berth.framework.PreemptionReport;
 import io.berth.framework.Status;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
@@ -75,6 +76,17 @@ public final class PreemptionEvaluator {
         policy, n -> ThreadLocalRandom.current().nextInt(n), Clock.systemUTC());
   }
 
+  /** Leaves the candidates and the chosen victims for the scheduler's explanations. */
+  private static void report(CycleState state, List<Candidate> candidates, Candidate best) {
+    List<PreemptionReport.Candidate> cs = new ArrayList<>();
+    for (Candidate c : candidates) {
+      cs.add(new PreemptionReport.Candidate(c.nodeName(), c.victims().size(), c.numPdbViolations()));
+    }
+    List<String> victims = best.victims().stream()
+        .map(v -> v.getMetadata().getNamespace() + "/" + v.getMetadata().getName()).toList();
+    state.write(PreemptionReport.KEY, new PreemptionReport(cs, Optional.of(best.nodeName()), victims));
+  }
+
   /** The victim preparation this evaluator uses (group preemption shares its running set). */
   CandidatePreparation preparation() {
     return preparation;
@@ -129,6 +141,7 @@ public final class PreemptionEvaluator {
     LOG.debug("Preempting {} pod(s) on node {} for pod {}", best.get().victims().size(),
         best.get().nodeName(), key(pod));
     policy.preempting(pod, best.get().nodeName(), best.get().victims());
+    report(state, found.candidates(), best.get());
     if (asyncPreemption) {
       preparation.prepareAsync(best.get(), pod);
     } else {
