@@ -7,6 +7,7 @@ import io.berth.component.DaemonCommandLine;
 import io.berth.component.DaemonOptions;
 import io.berth.framework.FeatureGates;
 import io.berth.component.DaemonSettings;
+import io.berth.component.DaemonWorkload;
 import io.berth.component.Exiter;
 import io.berth.component.LeaderElectionSettings;
 import io.berth.component.Logging;
@@ -15,6 +16,7 @@ import io.berth.plugins.InTreeRegistry;
 import io.berth.scheduler.config.SchedulerConfigException;
 import io.berth.scheduler.config.SchedulerConfigLoader;
 import io.berth.scheduler.config.SchedulerConfiguration;
+import io.berth.scheduler.record.RecordingWorkload;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -27,7 +29,7 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code java -jar berth-scheduler.jar [--kubeconfig FILE] [--config FILE] [--scheduler-name NAME]
- * [--leader-elect=BOOL] [--port N] [--secure-port N ...]}: loads the {@code KubeSchedulerConfiguration} (defaults
+ * [--leader-elect=BOOL] [--port N] [--secure-port N ...] [--record FILE]}: loads the {@code KubeSchedulerConfiguration} (defaults
  * without {@code --config}), checks that every profile builds, and runs the scheduler daemon.
  * Flags given on the command line win over the file's {@code leaderElection} and
  * {@code clientConnection}. Exit statuses: 0 after SIGTERM, 1 on failure or lost leadership, 2 for
@@ -57,6 +59,12 @@ public final class SchedulerMain implements Callable<Integer> {
       description = "Feature gates, as kube-scheduler v1.36's (SchedulerAsyncPreemption,"
           + " SchedulerPopFromBackoffQ, ...=true|false; defaults as v1.36).")
   private String featureGates;
+
+  @Option(names = "--record", paramLabel = "FILE",
+      description = "Appends the objects the scheduler observes (pods, nodes, PVs, PVCs, PodGroups,"
+          + " ElasticQuotas) to FILE as timestamped JSON Lines (gzip'd if FILE ends in .gz),"
+          + " for berth-replay.")
+  private Path record;
 
   @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
   private boolean help;
@@ -153,9 +161,22 @@ public final class SchedulerMain implements Callable<Integer> {
     SchedulerConfiguration cfg = configuration(registry);
     FeatureGates gates = featureGates();
     DaemonSettings settings = settings(cfg);
-    daemon = Daemon.builder(settings, new SchedulerWorkload(cfg, registry, gates)).exiter(exiter)
+    DaemonWorkload workload = new SchedulerWorkload(cfg, registry, gates);
+    if (record != null) {
+      workload = recording(workload, record);
+    }
+    daemon = Daemon.builder(settings, workload).exiter(exiter)
         .installShutdownHook(installShutdownHook).build();
     return daemon.run();
+  }
+
+  /** {@code --record}: the workload recording its informer stream; exit 2 when FILE cannot be opened. */
+  private static DaemonWorkload recording(DaemonWorkload workload, Path file) {
+    try {
+      return new RecordingWorkload(workload, file);
+    } catch (java.io.IOException e) {
+      throw new ConfigurationException("--record", "cannot append to " + file + ": " + e, e);
+    }
   }
 
   /** The running daemon, for in-process tests. */
