@@ -21,13 +21,19 @@ import java.util.Map;
  */
 public final class RecordFormat {
   /** The kinds the reader decodes into typed objects; others become GenericKubernetesResource. */
-  static final Map<String, Class<? extends HasMetadata>> TYPED = Map.of(
-      "Pod", Pod.class,
-      "Node", Node.class,
-      "PersistentVolume", PersistentVolume.class,
-      "PersistentVolumeClaim", PersistentVolumeClaim.class,
-      "StorageClass", StorageClass.class,
-      "CSINode", CSINode.class);
+  static final Map<String, Class<? extends HasMetadata>> TYPED = Map.ofEntries(
+      Map.entry("Pod", Pod.class),
+      Map.entry("Node", Node.class),
+      Map.entry("PersistentVolume", PersistentVolume.class),
+      Map.entry("PersistentVolumeClaim", PersistentVolumeClaim.class),
+      Map.entry("StorageClass", StorageClass.class),
+      Map.entry("CSINode", CSINode.class),
+      Map.entry("Namespace", io.fabric8.kubernetes.api.model.Namespace.class),
+      Map.entry("Service", io.fabric8.kubernetes.api.model.Service.class),
+      Map.entry("ReplicationController", io.fabric8.kubernetes.api.model.ReplicationController.class),
+      Map.entry("ReplicaSet", io.fabric8.kubernetes.api.model.apps.ReplicaSet.class),
+      Map.entry("StatefulSet", io.fabric8.kubernetes.api.model.apps.StatefulSet.class),
+      Map.entry("PodDisruptionBudget", io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget.class));
 
   private final KubernetesSerialization serialization = new KubernetesSerialization();
 

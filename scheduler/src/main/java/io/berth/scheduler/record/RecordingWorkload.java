@@ -9,7 +9,15 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.PersistentVolume;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
+import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.ReplicationController;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
+import io.fabric8.kubernetes.api.model.apps.StatefulSet;
+import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
+import io.fabric8.kubernetes.api.model.storage.CSINode;
+import io.fabric8.kubernetes.api.model.storage.StorageClass;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.micrometer.core.instrument.FunctionCounter;
@@ -24,9 +32,12 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The scheduler's {@code --record FILE}: wraps the scheduler's workload and, when it is built, adds a
- * {@link StreamRecorder} handler to the shared informers of pods, nodes, PersistentVolumes and
- * PersistentVolumeClaims, and, when the API server serves them, informers of scheduler-plugins'
- * {@code scheduling.x-k8s.io/v1alpha1} PodGroups and ElasticQuotas. The recorder's handlers only
+ * {@link StreamRecorder} handler to the shared informers of pods, nodes, PersistentVolumes,
+ * PersistentVolumeClaims and of what the default plugins read through listers (StorageClasses,
+ * CSINodes, Namespaces, Services, ReplicationControllers, ReplicaSets, StatefulSets,
+ * PodDisruptionBudgets; the daemon's ClusterRole grants list and watch on each), and, when the API
+ * server serves them, informers of scheduler-plugins' {@code scheduling.x-k8s.io/v1alpha1}
+ * PodGroups and ElasticQuotas. The recorder's handlers only
  * enqueue, so the scheduler's own handlers are never slowed by the file. Metrics:
  * {@code berth_scheduler_record_events_total{result="recorded|written|dropped|failed"}}. The file is
  * closed after the wrapped workload stopped. Thread-safe as {@link DaemonWorkload} requires: the
@@ -74,10 +85,20 @@ public final class RecordingWorkload implements DaemonWorkload {
       }).tag("result", result).description("Events of the --record stream, by what became of them")
           .register(context.metrics());
     }
-    addTo(context, Pod.class, "Pod", r);
-    addTo(context, Node.class, "Node", r);
-    addTo(context, PersistentVolume.class, "PersistentVolume", r);
-    addTo(context, PersistentVolumeClaim.class, "PersistentVolumeClaim", r);
+    addTo(context, Pod.class, "Pod", "v1", r);
+    addTo(context, Node.class, "Node", "v1", r);
+    addTo(context, PersistentVolume.class, "PersistentVolume", "v1", r);
+    addTo(context, PersistentVolumeClaim.class, "PersistentVolumeClaim", "v1", r);
+    // what the default plugins read through listers: spreading's default selectors, namespaces,
+    // disruption budgets, storage classes and CSI nodes (so that a replay scores as the scheduler did)
+    addTo(context, StorageClass.class, "StorageClass", "storage.k8s.io/v1", r);
+    addTo(context, CSINode.class, "CSINode", "storage.k8s.io/v1", r);
+    addTo(context, Namespace.class, "Namespace", "v1", r);
+    addTo(context, Service.class, "Service", "v1", r);
+    addTo(context, ReplicationController.class, "ReplicationController", "v1", r);
+    addTo(context, ReplicaSet.class, "ReplicaSet", "apps/v1", r);
+    addTo(context, StatefulSet.class, "StatefulSet", "apps/v1", r);
+    addTo(context, PodDisruptionBudget.class, "PodDisruptionBudget", "policy/v1", r);
     for (String[] kind : servedCustomKinds(context.client())) {
       customInformers.add(context.client().genericKubernetesResources(SCHEDULING_X_K8S_IO, kind[1])
           .inAnyNamespace().inform(new io.fabric8.kubernetes.client.informers.ResourceEventHandler<>() {
@@ -101,8 +122,8 @@ public final class RecordingWorkload implements DaemonWorkload {
   }
 
   private static <T extends HasMetadata> void addTo(DaemonContext context, Class<T> type, String kind,
-      StreamRecorder r) {
-    context.informers().informerFor(type).addEventHandler(r.<T>handler(kind, "v1"));
+      String apiVersion, StreamRecorder r) {
+    context.informers().informerFor(type).addEventHandler(r.<T>handler(kind, apiVersion));
   }
 
   /** The scheduler-plugins kinds the API server serves (discovery); none when it cannot say. */

@@ -71,7 +71,6 @@ public final class ReplayMain implements Callable<Integer> {
     CommandLine cl = new CommandLine(new ReplayMain(out, err));
     cl.setOut(new java.io.PrintWriter(out, true, StandardCharsets.UTF_8));
     cl.setErr(new java.io.PrintWriter(err, true, StandardCharsets.UTF_8));
-    cl.setExitCodeExceptionMapper(e -> 1);
     return cl.execute(args);
   }
 
