@@ -182,12 +182,17 @@ class RecordReplayProcessIT {
 
   @Test
   @Order(2)
-  void replayingTwiceGivesTheSameOutputAndAnotherSeedTheSamePlacements() {
+  void replayingTwiceGivesTheSameOutputAndAnotherSeedTheSamePlacements() throws Exception {
     Replay first = replay("--from", recording.toString(), "--config", mostAllocated.toString());
     Replay second = replay("--from", recording.toString(), "--config", mostAllocated.toString());
     assertThat(first.status()).as("stderr: %s", first.err()).isZero();
     assertThat(first.out()).contains("2 of 5 nodes in use").contains("rec/huge: 0/5 nodes are available");
     assertThat(second.out()).isEqualTo(first.out());
+    Replay both = replay("--from", recording.toString(), "--config", defaultConfig.toString(),
+        "--config", mostAllocated.toString());
+    assertThat(both.out()).contains("vs " + defaultConfig + ": ");
+    // kept for a look: what a user sees
+    Files.writeString(Path.of("target", "replay-example.txt"), both.out());
     Replay a = replay("--from", recording.toString(), "--json");
     Replay b = replay("--from", recording.toString(), "--json", "--seed", "42");
     assertThat(placements(list(a.json().get("configs")).get(0), "replayed"))
