@@ -441,8 +441,10 @@ final class ReplayRun {
     for (Node node : store.list(Node.class)) {
       List<Pod> pods = byNode.getOrDefault(node.getMetadata().getName(), List.of());
       io.berth.framework.NodeInfo info = io.berth.framework.NodeInfo.of(node, pods.toArray(Pod[]::new));
+      Map<String, Long> requested = Resources.toMap(info.requested());
+      requested.put(Packing.PODS, (long) pods.size()); // the framework counts pods apart
       out.add(new Packing.NodeUsage(node.getMetadata().getName(), Resources.toMap(info.allocatable()),
-          Resources.toMap(info.requested()), pods.size()));
+          requested, pods.size()));
     }
     return out;
   }

@@ -77,6 +77,7 @@ class ReplayRunTest {
     assertThat(r.latency()).isEqualTo(new Latency(2, 0, 3_000, 3_000, 3_000));
     assertThat(r.packing().nodesInUse()).isEqualTo(2);
     assertThat(r.packing().allocation().get("cpu").requested()).isEqualTo(3_000);
+    assertThat(r.packing().allocation().get("pods").requested()).as("sys, a, b").isEqualTo(3);
     assertThat(r.packing().fragmentation().reference()).isEqualTo(Map.of("cpu", 3_000L));
     assertThat(replay()).as("deterministic").isEqualTo(r);
   }
