@@ -7,6 +7,7 @@ import io.berth.component.DaemonCommandLine;
 import io.berth.component.DaemonOptions;
 import io.berth.framework.FeatureGates;
 import io.berth.component.DaemonSettings;
+import io.berth.component.DaemonWorkload;
 import io.berth.component.Exiter;
 import io.berth.component.LeaderElectionSettings;
 import io.berth.component.Logging;
@@ -16,6 +17,7 @@ import io.berth.scheduler.config.SchedulerConfigException;
 import io.berth.scheduler.config.SchedulerConfigLoader;
 import io.berth.scheduler.config.SchedulerConfiguration;
 import io.berth.scheduler.explain.ExplainStore;
+import io.berth.scheduler.record.RecordingWorkload;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -28,7 +30,7 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code java -jar berth-scheduler.jar [--kubeconfig FILE] [--config FILE] [--scheduler-name NAME]
- * [--leader-elect=BOOL] [--port N] [--secure-port N ...]}: loads the {@code KubeSchedulerConfiguration} (defaults
+ * [--leader-elect=BOOL] [--port N] [--secure-port N ...] [--record FILE]}: loads the {@code KubeSchedulerConfiguration} (defaults
  * without {@code --config}), checks that every profile builds, and runs the scheduler daemon.
  * Flags given on the command line win over the file's {@code leaderElection} and
  * {@code clientConnection}. Exit statuses: 0 after SIGTERM, 1 on failure or lost leadership, 2 for
@@ -76,6 +78,12 @@ public final class SchedulerMain implements Callable<Integer> {
           + " (kube-scheduler-simulator.sigs.k8s.io/filter-result, score-result, ...) onto pods."
           + " Default: false.")
   private boolean recordResultsAnnotations;
+
+  @Option(names = "--record", paramLabel = "FILE",
+      description = "Appends the objects the scheduler observes (pods, nodes, PVs, PVCs, PodGroups,"
+          + " ElasticQuotas) to FILE as timestamped JSON Lines (gzip'd if FILE ends in .gz),"
+          + " for berth-replay.")
+  private Path record;
 
   @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
   private boolean help;
@@ -187,10 +195,22 @@ public final class SchedulerMain implements Callable<Integer> {
     FeatureGates gates = featureGates();
     DaemonSettings settings = settings(cfg);
     SchedulerWorkload.ExplainOptions explain = explainOptions();
-    daemon = Daemon.builder(settings, new SchedulerWorkload(cfg, registry, gates, explain))
-        .exiter(exiter)
+    DaemonWorkload workload = new SchedulerWorkload(cfg, registry, gates, explain);
+    if (record != null) {
+      workload = recording(workload, record);
+    }
+    daemon = Daemon.builder(settings, workload).exiter(exiter)
         .installShutdownHook(installShutdownHook).build();
     return daemon.run();
+  }
+
+  /** {@code --record}: the workload recording its informer stream; exit 2 when FILE cannot be opened. */
+  private static DaemonWorkload recording(DaemonWorkload workload, Path file) {
+    try {
+      return new RecordingWorkload(workload, file);
+    } catch (java.io.IOException e) {
+      throw new ConfigurationException("--record", "cannot append to " + file + ": " + e, e);
+    }
   }
 
   /** The running daemon, for in-process tests. */

@@ -135,6 +135,20 @@ public final class SchedulingQueue implements PodNominator, AutoCloseable {
     }
   }
 
+  /**
+   * Whether {@link #pop()} would return a pod now instead of blocking: activeQ has one, or (with
+   * SchedulerPopFromBackoffQ) backoffQ has one it may serve. For a caller that is the only one
+   * popping (berth-replay drives the loop itself); informational for anyone else.
+   */
+  public boolean hasPoppable() {
+    lock.lock();
+    try {
+      return queues.hasPoppable();
+    } finally {
+      lock.unlock();
+    }
+  }
+
   /** The number of pods popped so far. */
   public long schedulingCycle() {
     lock.lock();
