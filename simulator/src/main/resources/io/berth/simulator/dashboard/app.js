@@ -143,14 +143,42 @@ function table(headers, rows) {
     el("tbody", {}, rows.map((r) => el("tr", {}, r.map((c) => el("td", {}, c === null || c === undefined ? "" : String(c)))))));
 }
 
-// The scheduler's per-node explanation, when the scheduler provides one (the explain model); shown generically.
-function renderExplainModel(model) {
+// The scheduler's own record of the pod's latest attempt (its explain model): the summary, each node's Filter
+// verdict, the scores of the feasible nodes, and preemption.
+function renderExplainModel(m) {
   const parts = [];
-  if (Array.isArray(model.nodes)) {
-    const keys = Array.from(new Set(model.nodes.flatMap((n) => Object.keys(n)))).filter((k) => typeof model.nodes[0][k] !== "object");
-    parts.push(table(keys, model.nodes.map((n) => keys.map((k) => n[k]))));
+  const s = m.summary;
+  if (s) {
+    parts.push(el("p", {}, s.feasibleNodes + " of " + s.totalNodes + " nodes feasible."));
+    const rej = Object.entries(s.rejections || {});
+    if (rej.length) parts.push(table(["rejected by", "nodes"], rej.map(([k, v]) => [k, v])));
+    if (s.nearest && s.nearest.length) {
+      parts.push(el("h4", {}, "Nearest to fitting"),
+        table(["node", "plugin", "reason", "lacks"], s.nearest.map((n) => [n.node, n.plugin, n.reason, n.lacks])));
+    }
   }
-  parts.push(el("pre", {}, JSON.stringify(model, null, 2)));
+  const a = m.latest;
+  if (a) {
+    parts.push(el("h4", {}, "Attempt " + a.attempt + " (" + a.outcome + ", profile " + a.profile + ")"
+      + (a.selectedNode ? ": selected " + a.selectedNode : "") + (a.nominatedNode ? ": nominated " + a.nominatedNode : "")));
+    if (a.message) parts.push(el("p", { class: "muted" }, a.message));
+    const nodes = Object.entries((a.filter && a.filter.nodes) || {});
+    if (nodes.length) {
+      parts.push(el("h4", {}, "Filter, per node"), table(["node", "verdict", "plugin", "reason", "lacks"],
+        nodes.map(([n, v]) => [n, v.passed ? "passed" : "rejected", v.plugin, v.reason, v.lacks])));
+    }
+    const scored = Object.entries((a.scores && a.scores.nodes) || {});
+    if (scored.length) {
+      const plugins = Object.keys(a.scores.weights || {});
+      parts.push(el("h4", {}, "Scores (weighted)"), table(["node", ...plugins, "total"],
+        scored.map(([n, r]) => [n, ...plugins.map((p) => r.plugins[p] ? r.plugins[p].weighted : ""), r.total])));
+    }
+    if (a.preemption) {
+      parts.push(el("h4", {}, "Preemption"), table(["candidate", "victims", "PDB violations"],
+        a.preemption.candidates.map((c) => [c.node, c.victims, c.pdbViolations])),
+        el("p", {}, "victims: " + (a.preemption.victims.join(", ") || "none")));
+    }
+  }
   return parts;
 }
 
@@ -168,7 +196,7 @@ async function explain(ns, name) {
     .filter((r) => r[1] !== "");
   const body = [el("p", { class: "explain-reason" }, x.reason), table(["", ""], rows)];
   if (x.condition) body.push(el("p", { class: "muted" }, "PodScheduled=" + x.condition.status + " " + (x.condition.reason || "")));
-  if (x.explain) body.push(el("h4", {}, "The scheduler's last attempt"), ...renderExplainModel(x.explain));
+  if (x.explain) body.push(el("h4", {}, "The scheduler's record"), ...renderExplainModel(x.explain));
   if (x.events && x.events.length) {
     body.push(el("h4", {}, "Events"), table(["time", "type", "reason", "message"],
       x.events.map((e) => [e.time, e.type, e.reason + (e.count > 1 ? " ×" + e.count : ""), e.message])));
