@@ -20,7 +20,8 @@ import org.slf4j.LoggerFactory;
 /**
  * One of the daemons' HTTP endpoints on the JDK {@link HttpServer}: it serves the paths of an
  * {@link EndpointRoutes} table ({@code /healthz} {@code /livez} {@code /readyz} {@code /metrics} and whatever a
- * component registered), GET and HEAD only (405 otherwise), exact paths only (404 otherwise). The plain endpoint
+ * component registered), GET and HEAD, and POST where a component registered one (405 otherwise), exact paths or
+ * registered prefixes (404 otherwise). The plain endpoint
  * ({@code --port}) is started here and binds all interfaces, as before; the secure one ({@code --secure-port}) is
  * started by {@link SecureEndpoint} on an {@code HttpsServer} with an authentication and authorization filter in
  * front of the same routes.
@@ -110,19 +111,31 @@ public final class DaemonEndpoint implements AutoCloseable {
     try (exchange) {
       String path = exchange.getRequestURI().getPath();
       Optional<EndpointRoutes.Handler> handler = routes.handler(path);
-      if (handler.isEmpty()) {
+      Optional<EndpointRoutes.PostHandler> post = routes.postHandler(path);
+      if (handler.isEmpty() && post.isEmpty()) {
         respond(exchange, 404, TEXT, "404 page not found\n");
         return;
       }
       String method = exchange.getRequestMethod();
-      if (!method.equals("GET") && !method.equals("HEAD")) {
-        exchange.getResponseHeaders().set("Allow", "GET, HEAD");
+      boolean isGet = method.equals("GET") || method.equals("HEAD");
+      if (isGet ? handler.isEmpty() : !method.equals("POST") || post.isEmpty()) {
+        exchange.getResponseHeaders().set("Allow", handler.isPresent() && post.isPresent() ? "GET, HEAD, POST"
+            : handler.isPresent() ? "GET, HEAD" : "POST");
         respond(exchange, 405, TEXT, "method not allowed\n");
         return;
       }
       EndpointRoutes.Response response;
       try {
-        response = handler.get().get(exchange.getRequestURI());
+        if (isGet) {
+          response = handler.get().get(exchange.getRequestURI());
+        } else {
+          byte[] body = exchange.getRequestBody().readNBytes(EndpointRoutes.MAX_POST_BODY + 1);
+          if (body.length > EndpointRoutes.MAX_POST_BODY) {
+            respond(exchange, 413, TEXT, "request body larger than " + EndpointRoutes.MAX_POST_BODY + " bytes\n");
+            return;
+          }
+          response = post.get().post(exchange.getRequestURI(), new String(body, StandardCharsets.UTF_8));
+        }
       } catch (RuntimeException e) {
         log.warn("{} failed", path, e);
         throw e;

@@ -19,9 +19,12 @@ import java.util.concurrent.ConcurrentMap;
  * {@code /healthz} and {@code /livez} (200 {@code ok} while the process serves), {@code /readyz} ({@code ?exclude=NAME} leaves out a named condition of {@link ReadinessCheck}; 200 {@code ok}
  * when the {@link ReadinessCheck} passes, 503 with one reason per line otherwise) and {@code /metrics} (the
  * Prometheus text exposition). A component registers more with {@link #get(String, Handler)}, for instance the
- * scheduler's {@code /debug/explain}; paths are matched exactly (no prefixes), HEAD is answered like GET without a
- * body, other methods are 405, unknown paths 404. On the secure endpoint every path outside
- * {@code --authorization-always-allow-paths} requires an authorized bearer token.
+ * scheduler's {@code /debug/snapshot}; paths are matched exactly, then by the longest prefix registered with
+ * {@link #getPrefix(String, Handler)} (such as {@code /debug/explain/}), HEAD is answered like GET without a
+ * body, POST goes to the handlers registered with {@link #post(String, PostHandler)} (a body of at most
+ * {@link #MAX_POST_BODY} bytes), other methods are 405, unknown paths 404. On the secure endpoint every path
+ * outside {@code --authorization-always-allow-paths} requires an authorized bearer token (the verb of the
+ * SubjectAccessReview being the lowercase method, {@code post} for POST, as upstream's non-resource requests).
  *
  * <p>Thread-safe: the table is a concurrent map, so paths may be registered while the endpoints already serve
  * (a registration is visible to the requests that start after it); handlers are called from the endpoints'
@@ -33,6 +36,9 @@ public final class EndpointRoutes {
   public static final String TEXT = "text/plain; charset=utf-8";
   /** The Content-Type of {@code /metrics}: Prometheus text format 0.0.4. */
   public static final String METRICS_CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
+
+  /** The largest POST body an endpoint reads; a larger one is 413. */
+  public static final int MAX_POST_BODY = 4 * 1024 * 1024;
 
   /** The paths every daemon serves. */
   public static final List<String> DAEMON_PATHS = List.of("/healthz", "/livez", "/readyz", "/metrics");
@@ -66,8 +72,21 @@ public final class EndpointRoutes {
     Response get(URI uri);
   }
 
-  // concurrent map: registrations and request threads need no further locking
+  /** Answers a POST of one path; called concurrently from request threads. */
+  @FunctionalInterface
+  public interface PostHandler {
+    /**
+     * @param uri the request URI as sent (path and query)
+     * @param body the request body, decoded as UTF-8
+     * @return the answer
+     */
+    Response post(URI uri, String body);
+  }
+
+  // concurrent maps: registrations and request threads need no further locking
   private final ConcurrentMap<String, Handler> handlers = new ConcurrentHashMap<>();
+  private final ConcurrentMap<String, Handler> prefixHandlers = new ConcurrentHashMap<>();
+  private final ConcurrentMap<String, PostHandler> postHandlers = new ConcurrentHashMap<>();
 
   /** An empty table. */
   public EndpointRoutes() {
@@ -132,13 +151,71 @@ public final class EndpointRoutes {
     return this;
   }
 
-  /** The handler of {@code path}, if registered. */
-  public Optional<Handler> handler(String path) {
-    return Optional.ofNullable(handlers.get(path));
+  /**
+   * Serves GET and HEAD of every path starting with {@code prefix} (that no exact path claims) with
+   * {@code handler}; the longest matching prefix wins.
+   *
+   * @param prefix an absolute path prefix such as {@code /debug/explain/}
+   * @return this
+   * @throws IllegalArgumentException if the prefix does not start with {@code /}
+   * @throws IllegalStateException if the prefix is already registered
+   */
+  public EndpointRoutes getPrefix(String prefix, Handler handler) {
+    Objects.requireNonNull(prefix, "prefix");
+    Objects.requireNonNull(handler, "handler");
+    if (!prefix.startsWith("/")) {
+      throw new IllegalArgumentException("a path starts with /, got " + prefix);
+    }
+    if (prefixHandlers.putIfAbsent(prefix, handler) != null) {
+      throw new IllegalStateException(prefix + "* is already registered");
+    }
+    return this;
   }
 
-  /** The registered paths, sorted. */
+  /**
+   * Serves POST of {@code path} with {@code handler}.
+   *
+   * @return this
+   * @throws IllegalArgumentException if the path does not start with {@code /}
+   * @throws IllegalStateException if the path already has a POST handler
+   */
+  public EndpointRoutes post(String path, PostHandler handler) {
+    Objects.requireNonNull(path, "path");
+    Objects.requireNonNull(handler, "handler");
+    if (!path.startsWith("/")) {
+      throw new IllegalArgumentException("a path starts with /, got " + path);
+    }
+    if (postHandlers.putIfAbsent(path, handler) != null) {
+      throw new IllegalStateException("POST " + path + " is already registered");
+    }
+    return this;
+  }
+
+  /** The GET handler of {@code path}: the exact one, else the longest registered prefix's, if any. */
+  public Optional<Handler> handler(String path) {
+    Handler exact = handlers.get(path);
+    if (exact != null) {
+      return Optional.of(exact);
+    }
+    String best = null;
+    for (String prefix : prefixHandlers.keySet()) {
+      if (path.startsWith(prefix) && (best == null || prefix.length() > best.length())) {
+        best = prefix;
+      }
+    }
+    return best == null ? Optional.empty() : Optional.ofNullable(prefixHandlers.get(best));
+  }
+
+  /** The POST handler of {@code path}, if registered. */
+  public Optional<PostHandler> postHandler(String path) {
+    return Optional.ofNullable(postHandlers.get(path));
+  }
+
+  /** The registered paths, sorted; prefixes end in {@code *}. */
   public Set<String> paths() {
-    return new TreeSet<>(handlers.keySet());
+    Set<String> out = new TreeSet<>(handlers.keySet());
+    prefixHandlers.keySet().forEach(p -> out.add(p + "*"));
+    out.addAll(postHandlers.keySet());
+    return out;
   }
 }

@@ -90,6 +90,30 @@ class DaemonEndpointTest {
   }
 
   @Test
+  void prefixRoutesServeSubPathsAndPostRoutesReceiveTheBody() throws Exception {
+    EndpointRoutes routes = EndpointRoutes.forDaemon(registry, ReadinessCheck.ALWAYS_READY);
+    routes.getPrefix("/debug/explain/", uri -> EndpointRoutes.Response.text(200, "pod " + uri.getPath()));
+    routes.getPrefix("/debug/explain/special/", uri -> EndpointRoutes.Response.text(200, "special"));
+    routes.post("/debug/simulate", (uri, body) -> EndpointRoutes.Response.text(201, "got " + body));
+    endpoint = DaemonEndpoint.start(new java.net.InetSocketAddress(0), routes);
+    assertThat(get("/debug/explain/ns/p").body()).isEqualTo("pod /debug/explain/ns/p");
+    assertThat(get("/debug/explain/special/x").body()).isEqualTo("special");
+    assertThat(get("/debug/explain").statusCode()).isEqualTo(404);
+    HttpRequest post = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + endpoint.port() + "/debug/simulate"))
+        .POST(HttpRequest.BodyPublishers.ofString("{\"kind\":\"Pod\"}")).build();
+    HttpResponse<String> posted = http.send(post, HttpResponse.BodyHandlers.ofString());
+    assertThat(posted.statusCode()).isEqualTo(201);
+    assertThat(posted.body()).isEqualTo("got {\"kind\":\"Pod\"}");
+    HttpResponse<String> getOfPost = get("/debug/simulate");
+    assertThat(getOfPost.statusCode()).isEqualTo(405);
+    assertThat(getOfPost.headers().firstValue("Allow")).hasValue("POST");
+    assertThat(send("POST", "/debug/explain/ns/p").statusCode()).isEqualTo(405);
+    assertThat(routes.paths()).contains("/debug/explain/*", "/debug/simulate");
+    assertThatThrownBy(() -> routes.post("/debug/simulate", (u, b) -> null))
+        .isInstanceOf(IllegalStateException.class);
+  }
+
+  @Test
   void readyzIs503WithTheReasonsUntilTheCheckPasses() throws Exception {
     start();
     reasons.add("not leading");

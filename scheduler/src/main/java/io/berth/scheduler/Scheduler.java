@@ -10,6 +10,8 @@ import io.berth.framework.PodInfo;
 import io.berth.framework.QueuedPodInfo;
 import io.berth.framework.Status;
 import io.berth.framework.StatusException;
+import io.berth.framework.runtime.PluginResults;
+import io.berth.scheduler.explain.AttemptRecorder;
 import io.berth.scheduler.cache.SchedulerCache;
 import io.berth.scheduler.cache.Snapshot;
 import io.berth.scheduler.queue.SchedulingQueue;
@@ -18,6 +20,7 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -55,6 +58,8 @@ public final class Scheduler {
   private final ExecutorService bindingPool;
   private volatile boolean stopped;
   private volatile Thread loopThread;
+  // set once before start(); NOOP records nothing
+  private volatile AttemptRecorder recorder = AttemptRecorder.NOOP;
 
   /**
    * @param snapshot the snapshot every profile's Handle reads (updated here every cycle)
@@ -74,6 +79,11 @@ public final class Scheduler {
     this.metrics = metrics;
     this.clock = clock;
     this.bindingPool = bindingPool;
+  }
+
+  /** Records each attempt with {@code value} (for /debug/explain); call before {@link #start()}. */
+  public void recordAttempts(AttemptRecorder value) {
+    this.recorder = Objects.requireNonNull(value, "value");
   }
 
   /** Whether this scheduler has a profile for the pod's {@code spec.schedulerName}. */
@@ -146,14 +156,28 @@ public final class Scheduler {
     }
     long start = System.nanoTime();
     CycleState state = new CycleState();
+    AttemptRecorder rec = recorder;
+    if (rec.enabled()) {
+      PluginResults.install(state);
+    }
     cache.updateSnapshot(snapshot);
     CycleOutcome outcome = schedulingCycle(fw, state, pInfo);
     if (!outcome.status.isSuccess()) {
       handleFailure(fw, pInfo, outcome.status, outcome.nominatingInfo, start);
+      if (rec.enabled()) {
+        rec.record(fw, state, pod, pInfo.attempts(), outcome.status, messageOf(outcome.status),
+            null, outcome.nominatingInfo, FitStatus.fitErrorOf(outcome.status).isPresent()
+                ? List.copyOf(snapshot.list()) : List.of());
+      }
       return true;
     }
     Pod assumed = outcome.assumedPod;
     String host = outcome.result.suggestedHost();
+    int attempts = pInfo.attempts();
+    if (rec.enabled() && fw.willWaitOnPermit(assumed)) {
+      rec.record(fw, state, pod, attempts, Status.of(Code.WAIT), "waiting in Permit", host, null,
+          List.of());
+    }
     bindingPool.execute(() -> {
       boolean nominated = false;
       Status s;
@@ -175,6 +199,7 @@ public final class Scheduler {
         handleBindingCycleError(fw, state, pInfo, assumed, host, s, start, nominated);
       } else {
         queue.done(pod.getMetadata().getUid());
+        rec.record(fw, state, pod, attempts, Status.SUCCESS, "", host, null, List.of());
       }
     });
     return true;
@@ -321,6 +346,8 @@ public final class Scheduler {
    */
   private void handleBindingCycleError(Framework fw, CycleState state, QueuedPodInfo pInfo,
       Pod assumed, String host, Status status, long start, boolean nominated) {
+    recorder.record(fw, state, pInfo.pod(), pInfo.attempts(), status, messageOf(status), host,
+        null, List.of());
     fw.runReservePluginsUnreserve(state, assumed, host);
     if (forget(assumed)) {
       // the assumed pod's resources are free again: treat it as an assigned pod's deletion
@@ -341,6 +368,11 @@ public final class Scheduler {
           assumed.getMetadata().getName(), e);
       return false;
     }
+  }
+
+  /** The message a failure reports: the FitError's text when there is one. */
+  private static String messageOf(Status status) {
+    return FitStatus.fitErrorOf(status).map(FitError::getMessage).orElse(status.message());
   }
 
   /** upstream's handleSchedulingFailure. */

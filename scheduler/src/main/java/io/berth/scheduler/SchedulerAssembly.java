@@ -18,6 +18,11 @@ import io.berth.informer.ResourceEventHandler;
 import io.berth.scheduler.cache.SchedulerCache;
 import io.berth.scheduler.cache.Snapshot;
 import io.berth.scheduler.config.SchedulerConfiguration;
+import io.berth.scheduler.explain.Attempt;
+import io.berth.scheduler.explain.AttemptRecorder;
+import io.berth.scheduler.explain.ExplainStore;
+import io.berth.scheduler.explain.Explainer;
+import io.berth.scheduler.explain.QueueStates;
 import io.berth.scheduler.queue.QueueName;
 import io.berth.scheduler.queue.QueueProfile;
 import io.berth.scheduler.queue.SchedulingQueue;
@@ -57,6 +62,8 @@ public final class SchedulerAssembly {
   private final SchedulerEventHandlers handlers;
   private final DefaultParallelizer parallelizer;
   private final List<AutoCloseable> closeables;
+  private final AttemptRecorder attemptRecorder;
+  private final Explainer explainer;
 
   private SchedulerAssembly(Builder b) {
     SchedulerMetrics metrics = new SchedulerMetrics(b.meterRegistry);
@@ -120,6 +127,10 @@ public final class SchedulerAssembly {
         new SchedulingAlgorithm(b.config.percentageOfNodesToScore().orElse(0), b.random),
         new PodStatusUpdater(podApi), b.informerPod, metrics, b.clock, bindingPool);
     this.closeables = List.copyOf(toClose);
+    this.attemptRecorder = b.explainStore.enabled() || !b.attemptListeners.isEmpty()
+        ? new AttemptRecorder(b.explainStore, b.clock, b.attemptListeners) : AttemptRecorder.NOOP;
+    scheduler.recordAttempts(attemptRecorder);
+    this.explainer = new Explainer(b.explainStore, new QueueStates(queue));
   }
 
   public static Builder builder(SchedulerConfiguration config, Registry registry) {
@@ -153,6 +164,9 @@ public final class SchedulerAssembly {
     private InstantSource clock = InstantSource.system();
     private java.util.random.RandomGenerator random = new java.util.SplittableRandom();
     private Function<Pod, Optional<Pod>> informerPod = Optional::of;
+    private ExplainStore explainStore = new ExplainStore(0, 1);
+    private final List<java.util.function.Consumer<Attempt>> attemptListeners =
+        new java.util.ArrayList<>();
 
     private Builder(SchedulerConfiguration config, Registry registry) {
       this.config = config;
@@ -210,6 +224,21 @@ public final class SchedulerAssembly {
       return this;
     }
 
+    /**
+     * Where scheduling attempts are recorded for {@code /debug/explain}; by default none (a store
+     * with ring size 0), which also keeps the framework from collecting per-plugin results.
+     */
+    public Builder explainStore(ExplainStore value) {
+      this.explainStore = java.util.Objects.requireNonNull(value, "value");
+      return this;
+    }
+
+    /** Called with every recorded attempt on the recorder thread (the result annotations). */
+    public Builder attemptListener(java.util.function.Consumer<Attempt> value) {
+      this.attemptListeners.add(java.util.Objects.requireNonNull(value, "value"));
+      return this;
+    }
+
     public SchedulerAssembly build() {
       return new SchedulerAssembly(this);
     }
@@ -229,6 +258,21 @@ public final class SchedulerAssembly {
 
   public Scheduler scheduler() {
     return scheduler;
+  }
+
+  /** The explanations of this scheduler's attempts (empty unless an explain store was given). */
+  public Explainer explainer() {
+    return explainer;
+  }
+
+  /** What records the attempts ({@link AttemptRecorder#NOOP} when recording is off). */
+  public AttemptRecorder attemptRecorder() {
+    return attemptRecorder;
+  }
+
+  /** The snapshot the scheduling loop works on; read it on the loop's terms only (see Snapshot). */
+  Snapshot snapshot() {
+    return snapshot;
   }
 
   public ResourceEventHandler<Pod> podHandler() {
@@ -274,6 +318,7 @@ public final class SchedulerAssembly {
     queue.close();
     boolean done = scheduler.stop(timeout);
     cache.close();
+    attemptRecorder.close();
     parallelizer.close();
     for (AutoCloseable c : closeables) {
       try {

@@ -15,6 +15,7 @@ import io.berth.plugins.InTreeRegistry;
 import io.berth.scheduler.config.SchedulerConfigException;
 import io.berth.scheduler.config.SchedulerConfigLoader;
 import io.berth.scheduler.config.SchedulerConfiguration;
+import io.berth.scheduler.explain.ExplainStore;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -57,6 +58,24 @@ public final class SchedulerMain implements Callable<Integer> {
       description = "Feature gates, as kube-scheduler v1.36's (SchedulerAsyncPreemption,"
           + " SchedulerPopFromBackoffQ, ...=true|false; defaults as v1.36).")
   private String featureGates;
+
+  @Option(names = "--explain-attempts-per-pod", paramLabel = "N",
+      description = "Scheduling attempts kept per pod for /debug/explain (a ring; 0 records"
+          + " nothing). Default: " + ExplainStore.DEFAULT_ATTEMPTS_PER_POD + ".")
+  private int explainAttemptsPerPod = ExplainStore.DEFAULT_ATTEMPTS_PER_POD;
+
+  @Option(names = "--explain-max-entries", paramLabel = "N",
+      description = "Bound on everything /debug/explain keeps: an attempt counts 1 plus 1 per node"
+          + " it lists; the least recently recorded pods' oldest attempts go first. Default: "
+          + ExplainStore.DEFAULT_MAX_ENTRIES + ".")
+  private long explainMaxEntries = ExplainStore.DEFAULT_MAX_ENTRIES;
+
+  @Option(names = "--record-results-annotations", negatable = true, arity = "0..1",
+      fallbackValue = "true", paramLabel = "BOOL",
+      description = "Write kube-scheduler-simulator's result annotations"
+          + " (kube-scheduler-simulator.sigs.k8s.io/filter-result, score-result, ...) onto pods."
+          + " Default: false.")
+  private boolean recordResultsAnnotations;
 
   @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
   private boolean help;
@@ -120,6 +139,20 @@ public final class SchedulerMain implements Callable<Integer> {
     }
   }
 
+  /** The explain flags, checked; throws ConfigurationException (exit 2) naming a bad one. */
+  SchedulerWorkload.ExplainOptions explainOptions() {
+    if (explainAttemptsPerPod < 0) {
+      throw new ConfigurationException("--explain-attempts-per-pod",
+          "must be 0 or more, got " + explainAttemptsPerPod);
+    }
+    if (explainMaxEntries < 1) {
+      throw new ConfigurationException("--explain-max-entries",
+          "must be at least 1, got " + explainMaxEntries);
+    }
+    return new SchedulerWorkload.ExplainOptions(explainAttemptsPerPod, explainMaxEntries,
+        recordResultsAnnotations);
+  }
+
   /** The daemon settings: flags given explicitly win over the configuration file. */
   DaemonSettings settings(SchedulerConfiguration cfg) {
     DaemonSettings flags = daemonOptions.settings(NAME);
@@ -153,7 +186,9 @@ public final class SchedulerMain implements Callable<Integer> {
     SchedulerConfiguration cfg = configuration(registry);
     FeatureGates gates = featureGates();
     DaemonSettings settings = settings(cfg);
-    daemon = Daemon.builder(settings, new SchedulerWorkload(cfg, registry, gates)).exiter(exiter)
+    SchedulerWorkload.ExplainOptions explain = explainOptions();
+    daemon = Daemon.builder(settings, new SchedulerWorkload(cfg, registry, gates, explain))
+        .exiter(exiter)
         .installShutdownHook(installShutdownHook).build();
     return daemon.run();
   }

@@ -6,7 +6,15 @@ import io.berth.framework.EventResource;
 import io.berth.framework.FeatureGates;
 import io.berth.framework.runtime.Registry;
 import io.berth.informer.Lister;
+import io.berth.component.LeaderElectionSettings;
 import io.berth.scheduler.config.SchedulerConfiguration;
+import io.berth.scheduler.debug.DebugEndpoints;
+import io.berth.scheduler.debug.Simulation;
+import io.berth.scheduler.debug.SnapshotReport;
+import io.berth.scheduler.explain.ExplainStore;
+import io.berth.scheduler.explain.ResultAnnotations;
+import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
+import io.fabric8.kubernetes.api.model.coordination.v1.LeaseSpec;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.PersistentVolume;
@@ -35,25 +43,54 @@ final class SchedulerWorkload implements DaemonWorkload {
   private final SchedulerConfiguration config;
   private final Registry registry;
   private final FeatureGates featureGates;
+  private final ExplainOptions explain;
   private volatile SchedulerAssembly assembly;
+  // set once the daemon starts the work (with leader election: once this instance leads)
+  private volatile boolean working;
 
   SchedulerWorkload(SchedulerConfiguration config, Registry registry, FeatureGates featureGates) {
+    this(config, registry, featureGates, ExplainOptions.DEFAULTS);
+  }
+
+  SchedulerWorkload(SchedulerConfiguration config, Registry registry, FeatureGates featureGates,
+      ExplainOptions explain) {
     this.config = config;
     this.registry = registry;
     this.featureGates = featureGates;
+    this.explain = explain;
+  }
+
+  /**
+   * The explain flags: the ring size per pod (0 records nothing), the overall entry bound, and
+   * whether kube-scheduler-simulator's result annotations are written onto pods.
+   */
+  record ExplainOptions(int attemptsPerPod, long maxEntries, boolean resultAnnotations) {
+    static final ExplainOptions DEFAULTS = new ExplainOptions(
+        ExplainStore.DEFAULT_ATTEMPTS_PER_POD, ExplainStore.DEFAULT_MAX_ENTRIES, false);
   }
 
   @Override
   public void build(DaemonContext context) {
     Lister<Pod> pods = context.informers().lister(Pod.class);
-    SchedulerAssembly a = SchedulerAssembly.builder(config, registry)
+    Lister<Node> nodes = context.informers().lister(Node.class);
+    InformerListers listers = new InformerListers(context.informers());
+    SchedulerAssembly.Builder builder = SchedulerAssembly.builder(config, registry)
         .client(context.client())
         .featureGates(featureGates)
-        .listers(new InformerListers(context.informers()))
+        .listers(listers)
         .eventRecorders(name -> new KubernetesEventRecorder(context.client(), name))
         .meterRegistry(context.metrics())
         .informerPod(p -> pods.get(p.getMetadata().getNamespace(), p.getMetadata().getName()))
-        .build();
+        .explainStore(new ExplainStore(explain.attemptsPerPod(), explain.maxEntries()));
+    if (explain.resultAnnotations()) {
+      builder.attemptListener(new ResultAnnotations(context.client(), context.metrics())::write);
+    }
+    SchedulerAssembly a = builder.build();
+    new DebugEndpoints(a.explainer(),
+        new SnapshotReport(a.cache(), a.queue(), nodes::list, pods::list,
+            a.scheduler()::responsibleFor),
+        new Simulation(config, registry, listers, featureGates, a.cache()),
+        leadership(context)).register(context.routes());
     context.informers().informerFor(Pod.class).addEventHandler(a.podHandler());
     context.informers().informerFor(Node.class).addEventHandler(a.nodeHandler());
     for (EventResource resource : a.otherResourcesOfInterest()) {
@@ -65,6 +102,32 @@ final class SchedulerWorkload implements DaemonWorkload {
     this.assembly = a;
   }
 
+  /** Leading once the daemon started the work; the leader is the Lease's holderIdentity. */
+  private DebugEndpoints.Leadership leadership(DaemonContext context) {
+    LeaderElectionSettings le = context.settings().leaderElection();
+    if (!le.enabled()) {
+      return DebugEndpoints.Leadership.ALWAYS;
+    }
+    return new DebugEndpoints.Leadership() {
+      @Override
+      public boolean leading() {
+        return working;
+      }
+
+      @Override
+      public Optional<String> leader() {
+        try {
+          Lease lease = context.client().leases().inNamespace(le.resourceNamespace())
+              .withName(le.resourceName()).get();
+          return Optional.ofNullable(lease).map(Lease::getSpec)
+              .map(LeaseSpec::getHolderIdentity).filter(h -> !h.isEmpty());
+        } catch (RuntimeException e) {
+          return Optional.empty();
+        }
+      }
+    };
+  }
+
   private static <T extends HasMetadata> void register(DaemonContext context, Class<T> kind,
       EventResource resource, SchedulerAssembly a) {
     context.informers().informerFor(kind).addEventHandler(a.<T>otherHandler(resource));
@@ -73,6 +136,7 @@ final class SchedulerWorkload implements DaemonWorkload {
   @Override
   public void startWork() {
     assembly.start();
+    working = true;
   }
 
   @Override

@@ -10,6 +10,7 @@ import io.berth.framework.NodeInfoLister;
 import io.berth.framework.PreFilterResult;
 import io.berth.framework.Status;
 import io.berth.framework.StatusException;
+import io.berth.framework.runtime.PluginResults;
 import io.fabric8.kubernetes.api.model.Pod;
 import java.util.ArrayList;
 import java.util.List;
@@ -81,6 +82,10 @@ public final class SchedulingAlgorithm {
     NodeHint[] hint = {NodeHint.NONE};
     List<NodeInfo> feasible = findNodesThatFitPod(fw, state, pod, snapshot, allNodes, diagnosis,
         hints, cycle, hint);
+    PluginResults rec = PluginResults.of(state);
+    if (rec != null) {
+      rec.filtered(new PluginResults.Filtered(feasible, diagnosis.nodeToStatus(), allNodes.size()));
+    }
     if (feasible.isEmpty()) {
       throw new FitError(pod, allNodes.size(), diagnosis);
     }

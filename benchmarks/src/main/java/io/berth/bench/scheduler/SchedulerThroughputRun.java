@@ -6,6 +6,7 @@ import io.berth.plugins.InTreeRegistry;
 import io.berth.scheduler.SchedulerAssembly;
 import io.berth.scheduler.config.SchedulerConfigLoader;
 import io.berth.scheduler.config.SchedulerConfiguration;
+import io.berth.scheduler.explain.ExplainStore;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -88,6 +89,14 @@ public final class SchedulerThroughputRun {
 
   /** One run of {@code w} with the given feature gates. */
   static Result run(PerfWorkload w, FeatureGates gates) throws Exception {
+    return run(w, gates, Boolean.getBoolean("berth.explain"));
+  }
+
+  /**
+   * One run of {@code w} with the given feature gates; {@code explain} records every attempt as
+   * the daemon does by default ({@link ExplainStore#withDefaults()}), else nothing is recorded.
+   */
+  static Result run(PerfWorkload w, FeatureGates gates, boolean explain) throws Exception {
     Map<String, Pod> current = new ConcurrentHashMap<>();
     AtomicInteger bound = new AtomicInteger();
     AtomicInteger measuredBound = new AtomicInteger();
@@ -136,6 +145,7 @@ public final class SchedulerThroughputRun {
         .podApi(podApi)
         .featureGates(gates)
         .meterRegistry(meters)
+        .explainStore(explain ? ExplainStore.withDefaults() : new ExplainStore(0, 1))
         .build();
     ref.set(assembly);
     ScheduledExecutorService churn = Executors.newSingleThreadScheduledExecutor(r -> {

@@ -436,6 +436,7 @@ public final class FrameworkRuntime implements Framework {
     Optional<Set<String>> nodeNames = Optional.empty();
     List<String> pluginsWithNodes = new ArrayList<>();
     Status result = Status.SUCCESS;
+    PluginResults rec = PluginResults.of(state);
     for (PreFilterPlugin pl : preFilter) {
       PreFilterResult r;
       try {
@@ -444,6 +445,9 @@ public final class FrameworkRuntime implements Framework {
         r = PreFilterResult.of(errorOf(e, pl, "PreFilter"));
       }
       Status s = r.status();
+      if (rec != null) {
+        rec.addPreFilter(pl.name(), s, r.nodeNames());
+      }
       if (s.isSkip()) {
         state.skipFilterPlugins().add(pl.name());
         continue;
@@ -626,6 +630,7 @@ public final class FrameworkRuntime implements Framework {
         r = PostFilterResult.of(errorOf(e, pl, "PostFilter"));
       }
       Status s = r.status();
+      record(state, "PostFilter", pl.name(), s);
       if (s.isSuccess()) {
         out = r;
         break;
@@ -663,6 +668,7 @@ public final class FrameworkRuntime implements Framework {
     Status result = Status.SUCCESS;
     for (PreScorePlugin pl : preScore) {
       Status s = safely(() -> pl.preScore(state, pod, nodes), pl, "PreScore");
+      record(state, "PreScore", pl.name(), s);
       if (s.isSkip()) {
         state.skipScorePlugins().add(pl.name());
         continue;
@@ -681,7 +687,8 @@ public final class FrameworkRuntime implements Framework {
     long start = System.nanoTime();
     String code = "Error";
     try {
-      long[] total = ScorePass.run(score, scoreWeights, parallelizer, state, pod, nodes);
+      long[] total = ScorePass.run(score, scoreWeights, parallelizer, state, pod, nodes,
+          PluginResults.of(state));
       code = "Success";
       return total;
     } finally {
@@ -695,6 +702,7 @@ public final class FrameworkRuntime implements Framework {
     Status result = Status.SUCCESS;
     for (ReservePlugin pl : reserve) {
       Status s = safely(() -> pl.reserve(state, pod, nodeName), pl, "Reserve");
+      record(state, "Reserve", pl.name(), s);
       if (!s.isSuccess()) {
         result = s.isRejected() ? s.withPlugin(pl.name())
             : wrapError(s, "running Reserve plugin \"" + pl.name() + "\"", pl.name());
@@ -733,6 +741,7 @@ public final class FrameworkRuntime implements Framework {
         r = PermitResult.of(errorOf(e, pl, "Permit"));
       }
       Status s = r.status();
+      record(state, "Permit", pl.name(), s);
       if (s.isSuccess()) {
         continue;
       }
@@ -805,6 +814,7 @@ public final class FrameworkRuntime implements Framework {
         continue;
       }
       Status s = safely(() -> pl.preBind(state, pod, nodeName), pl, "PreBind");
+      record(state, "PreBind", pl.name(), s);
       if (!s.isSuccess()) {
         result = s.isRejected() ? s.withPlugin(pl.name())
             : wrapError(s, "running PreBind plugin \"" + pl.name() + "\"", pl.name());
@@ -821,6 +831,7 @@ public final class FrameworkRuntime implements Framework {
     Status result = Status.skip();
     for (BindPlugin pl : bind) {
       Status s = safely(() -> pl.bind(state, pod, nodeName), pl, "Bind");
+      record(state, "Bind", pl.name(), s);
       if (s.isSkip()) {
         continue;
       }
@@ -859,6 +870,14 @@ public final class FrameworkRuntime implements Framework {
   @Override
   public Map<String, List<String>> listPlugins() {
     return listing;
+  }
+
+  /** Appends to the attempt's {@link PluginResults} when the scheduler installed one. */
+  private static void record(CycleState state, String point, String plugin, Status s) {
+    PluginResults rec = PluginResults.of(state);
+    if (rec != null) {
+      rec.add(point, plugin, s);
+    }
   }
 
   /** The plugin instance by name, for tests and the debug endpoint. */

@@ -25,9 +25,12 @@ import java.util.Optional;
 final class ScorePass {
   private ScorePass() {}
 
-  /** The total weighted score of each node, in the order of {@code nodes}. */
+  /**
+   * The total weighted score of each node, in the order of {@code nodes}; with {@code rec}
+   * non-null, each plugin's raw and normalized scores are handed to it as well.
+   */
   static long[] run(List<ScorePlugin> score, int[] weights, Parallelizer parallelizer,
-      CycleState state, Pod pod, List<NodeInfo> nodes) {
+      CycleState state, Pod pod, List<NodeInfo> nodes, PluginResults rec) {
     List<ScorePlugin> active = new ArrayList<>(score.size());
     List<Integer> activeWeights = new ArrayList<>(score.size());
     for (int i = 0; i < score.size(); i++) {
@@ -55,9 +58,14 @@ final class ScorePass {
       });
     }
     long[] total = new long[n];
+    // raw scores survive normalization only when someone records them (one copy per plugin)
+    long[][] raw = rec == null ? null : new long[active.size()][];
     for (int p = 0; p < active.size(); p++) {
       ScorePlugin pl = active.get(p);
       Optional<ScorePlugin.ScoreExtensions> ext = pl.scoreExtensions();
+      if (raw != null) {
+        raw[p] = ext.isPresent() ? perPlugin[p].clone() : perPlugin[p];
+      }
       if (ext.isPresent()) {
         List<NodeScore> scores = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
@@ -84,6 +92,16 @@ final class ScorePass {
         }
         total[i] += v * weight;
       }
+    }
+    if (rec != null && !active.isEmpty()) {
+      int[] w = new int[active.size()];
+      List<String> names = new ArrayList<>(active.size());
+      for (int p = 0; p < active.size(); p++) {
+        w[p] = activeWeights.get(p);
+        names.add(active.get(p).name());
+      }
+      rec.scores(new PluginResults.Scores(List.copyOf(names), w, List.copyOf(nodes), raw,
+          perPlugin));
     }
     return total;
   }

@@ -177,6 +177,7 @@ public final class DefaultPreemption
     }
     LOG.debug("Preempting {} pod(s) on node {} for pod {}", best.get().victims().size(),
         best.get().nodeName(), key(pod));
+    report(state, found.candidates(), best.get());
     if (asyncPreemption) {
       preparation.prepareAsync(best.get(), pod);
     } else {
@@ -186,6 +187,19 @@ public final class DefaultPreemption
       }
     }
     return new PostFilterResult(Status.SUCCESS, NominatingInfo.override(best.get().nodeName()));
+  }
+
+  /** Leaves the candidates and the chosen victims for the scheduler's explanations. */
+  private static void report(CycleState state, List<Candidate> candidates, Candidate best) {
+    List<io.berth.framework.PreemptionReport.Candidate> cs = new java.util.ArrayList<>();
+    for (Candidate c : candidates) {
+      cs.add(new io.berth.framework.PreemptionReport.Candidate(c.nodeName(), c.victims().size(),
+          c.numPdbViolations()));
+    }
+    List<String> victims = best.victims().stream()
+        .map(v -> v.getMetadata().getNamespace() + "/" + v.getMetadata().getName()).toList();
+    state.write(io.berth.framework.PreemptionReport.KEY, new io.berth.framework.PreemptionReport(
+        cs, Optional.of(best.nodeName()), victims));
   }
 
   /** Nodes whose filter status was Unschedulable, dry-run from a random offset. */
