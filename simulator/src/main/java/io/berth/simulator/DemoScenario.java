@@ -27,6 +27,7 @@ import io.berth.plugins.InTreeRegistry;
 import io.berth.scheduler.InformerListers;
 import io.berth.scheduler.KubernetesEventRecorder;
 import io.berth.scheduler.SchedulerAssembly;
+import io.berth.scheduler.explain.ExplainStore;
 import io.berth.scheduler.config.SchedulerConfigLoader;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -113,6 +114,7 @@ final class DemoScenario implements AutoCloseable {
     scheduler = SchedulerAssembly.builder(SchedulerConfigLoader.defaults(registry), registry).client(client)
         .listers(new InformerListers(informers))
         .eventRecorders(name -> new KubernetesEventRecorder(client, name))
+        .explainStore(ExplainStore.withDefaults())
         .informerPod(p -> allPods.get(p.getMetadata().getNamespace(), p.getMetadata().getName()))
         .build();
     informers.informerFor(Pod.class).addEventHandler(scheduler.podHandler());

@@ -10,9 +10,11 @@ import io.berth.simulator.scenario.Step;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
-import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import java.io.InputStream;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -60,18 +62,13 @@ final class ScenarioRun implements AutoCloseable {
       Consumer<RunningCluster> onStarted) throws InterruptedException {
     this.status = status;
     this.events = events;
-    running = stack.start(port, kubeconfig, scenario.schedulerConfig());
+    running = stack.start(port, kubeconfig, scenario.schedulerConfig(), this::installPodGroupCrd);
     onStarted.accept(running);
     return running;
   }
 
-  /** Creates the nodes and objects, runs the steps and waits for the end; call after {@link #start}. */
-  Outcome run() throws InterruptedException {
-    KubernetesClient client = running.client();
-    for (NodeSpec n : scenario.nodes()) {
-      running.cluster().nodes().add(n);
-    }
-    note("Nodes", "added " + scenario.nodes().size() + " simulated node" + (scenario.nodes().size() == 1 ? "" : "s"));
+  /** Before the scheduler starts, so that Coscheduling's PodGroup informer finds the resource at once. */
+  private void installPodGroupCrd(KubernetesClient client) {
     if (scenario.usesPodGroups() && scenario.manifests().stream().noneMatch(m -> m.kind()
         .equals("CustomResourceDefinition") && m.name().equals("podgroups.scheduling.x-k8s.io"))) {
       try (InputStream in = ScenarioRun.class.getResourceAsStream(POD_GROUP_CRD)) {
@@ -82,6 +79,15 @@ final class ScenarioRun implements AutoCloseable {
       }
       note("Created", "CustomResourceDefinition podgroups.scheduling.x-k8s.io (bundled)");
     }
+  }
+
+  /** Creates the nodes and objects, runs the steps and waits for the end; call after {@link #start}. */
+  Outcome run() throws InterruptedException {
+    KubernetesClient client = running.client();
+    for (NodeSpec n : scenario.nodes()) {
+      running.cluster().nodes().add(n);
+    }
+    note("Nodes", "added " + scenario.nodes().size() + " simulated node" + (scenario.nodes().size() == 1 ? "" : "s"));
     Set<String> namespaces = new LinkedHashSet<>();
     scenario.manifests().forEach(m -> namespaces.add(m.namespace()));
     scenario.steps().forEach(s -> {
@@ -116,8 +122,15 @@ final class ScenarioRun implements AutoCloseable {
         Thread.sleep(wait);
       }
       status.set("step " + i + "/" + scenario.steps().size() + ": " + step.describe());
-      apply(client, step);
-      note("Step", step.describe());
+      try {
+        apply(client, step);
+        note("Step", step.describe());
+      } catch (KubernetesClientException e) {
+        // the run goes on: a step the API server refuses is reported, the cluster keeps serving
+        LOG.warn("step {} ({}) failed: {}", i, step.describe(), e.getMessage());
+        note("Failed", "step " + i + " (" + step.describe() + ") failed: " + (e.getStatus() == null
+            ? e.getMessage() : e.getStatus().getMessage()));
+      }
     }
     return awaitEnd();
   }
@@ -132,15 +145,15 @@ final class ScenarioRun implements AutoCloseable {
   }
 
   private void apply(KubernetesClient client, Step step) {
+    // strategic-merge patches without a resourceVersion: the Deployment controller writes the same object
     if (step instanceof Step.Scale s) {
-      client.apps().deployments().inNamespace(s.namespace()).withName(s.deployment()).scale(s.replicas());
+      client.apps().deployments().inNamespace(s.namespace()).withName(s.deployment())
+          .patch(PatchContext.of(PatchType.STRATEGIC_MERGE), "{\"spec\":{\"replicas\":" + s.replicas() + "}}");
     } else if (step instanceof Step.SetImage s) {
-      client.apps().deployments().inNamespace(s.namespace()).withName(s.deployment()).edit(d -> {
-        DeploymentBuilder b = new DeploymentBuilder(d);
-        b.editSpec().editTemplate().editSpec().editMatchingContainer(c -> c.getName().equals(s.container()))
-            .withImage(s.image()).endContainer().endSpec().endTemplate().endSpec();
-        return b.build();
-      });
+      String patch = Serialization.asJson(Map.of("spec", Map.of("template", Map.of("spec", Map.of("containers",
+          List.of(Map.of("name", s.container(), "image", s.image())))))));
+      client.apps().deployments().inNamespace(s.namespace()).withName(s.deployment())
+          .patch(PatchContext.of(PatchType.STRATEGIC_MERGE), patch);
     } else if (step instanceof Step.AddNodes s) {
       s.nodes().forEach(n -> running.cluster().nodes().add(n));
     } else if (step instanceof Step.RemoveNode s) {

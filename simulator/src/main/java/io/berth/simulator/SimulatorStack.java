@@ -11,6 +11,7 @@ import io.berth.plugins.InTreeRegistry;
 import io.berth.scheduler.InformerListers;
 import io.berth.scheduler.KubernetesEventRecorder;
 import io.berth.scheduler.SchedulerAssembly;
+import io.berth.scheduler.explain.ExplainStore;
 import io.berth.scheduler.config.SchedulerConfigLoader;
 import io.berth.scheduler.config.SchedulerConfiguration;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -25,6 +26,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 /**
  * What a scenario file runs on: an embedded cluster, one shared informer factory, Berth's scheduler (the default
@@ -48,8 +50,12 @@ final class SimulatorStack implements AutoCloseable {
   private SchedulerAssembly scheduler;
   private InProcessControllers controllers;
 
-  /** Starts the cluster (API server on {@code port}, 0 for a free one), then the informers, controllers, scheduler. */
-  RunningCluster start(int port, Path kubeconfig, Optional<String> schedulerConfig) throws InterruptedException {
+  /**
+   * Starts the cluster (API server on {@code port}, 0 for a free one), hands it to {@code beforeDaemons} (to install
+   * CustomResourceDefinitions the plugins watch), then starts the informers, controllers and scheduler.
+   */
+  RunningCluster start(int port, Path kubeconfig, Optional<String> schedulerConfig,
+      Consumer<KubernetesClient> beforeDaemons) throws InterruptedException {
     Registry registry = InTreeRegistry.create();
     SchedulerConfiguration config = schedulerConfig.map(c -> SchedulerConfigLoader.load(c, registry))
         .orElseGet(() -> SchedulerConfigLoader.defaults(registry));
@@ -59,11 +65,13 @@ final class SimulatorStack implements AutoCloseable {
             .withTerminationDelay(Duration.ofMillis(500)))
         .start();
     client = cluster.newClient();
+    beforeDaemons.accept(client);
     informers = new SharedInformerFactory(client);
     Lister<Pod> pods = informers.lister(Pod.class);
     scheduler = SchedulerAssembly.builder(config, registry).client(client)
         .listers(new InformerListers(informers))
         .eventRecorders(name -> new KubernetesEventRecorder(client, name))
+        .explainStore(ExplainStore.withDefaults())
         .informerPod(p -> pods.get(p.getMetadata().getNamespace(), p.getMetadata().getName()))
         .build();
     informers.informerFor(Pod.class).addEventHandler(scheduler.podHandler());

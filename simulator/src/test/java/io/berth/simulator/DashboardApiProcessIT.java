@@ -116,6 +116,16 @@ class DashboardApiProcessIT {
       assertThat(explain.path("reason").asString()).contains("Insufficient cpu");
       assertThat(explain.path("events")).anySatisfy(e ->
           assertThat(e.path("reason").asString()).isEqualTo("FailedScheduling"));
+      // the scheduler's own record of the attempt: each node's Filter verdict
+      JsonNode filter = explain.path("explain").path("latest").path("filter").path("nodes");
+      assertThat(filter.path("small-a").path("plugin").asString()).isEqualTo("NodeResourcesFit");
+      assertThat(filter.path("small-a").path("reason").asString()).isEqualTo("Insufficient cpu");
+      assertThat(filter.path("small-b").path("plugin").asString()).isEqualTo("NodeResourcesFit");
+      assertThat(filter.path("gpu-1").path("plugin").asString()).isEqualTo("TaintToleration");
+      assertThat(explain.path("explain").path("summary").path("feasibleNodes").asInt()).isZero();
+      HttpResponse<String> text = SimulatorProcess.get(url + "/api/pods/apps/too-big/explain?format=text");
+      assertThat(text.statusCode()).isEqualTo(200);
+      assertThat(text.body()).contains("small-a").contains("NodeResourcesFit").contains("TaintToleration");
       HttpResponse<String> missing = SimulatorProcess.get(url + "/api/pods/apps/no-such-pod/explain");
       assertThat(missing.statusCode()).isEqualTo(404);
       assertThat(missing.body()).contains("pods \\\"no-such-pod\\\" not found");

@@ -88,6 +88,9 @@ class DashboardBrowserProcessIT {
         wait.until(d -> d.findElement(By.id("explain")).isDisplayed()
             && d.findElement(By.id("explain-body")).getText().contains("FailedScheduling"));
         assertThat(browser.findElement(By.id("explain-title")).getText()).contains("apps/too-big");
+        // the scheduler's per-node verdicts of its latest attempt
+        assertThat(browser.findElement(By.id("explain-body")).getText()).contains("Filter, per node")
+            .contains("small-a").contains("NodeResourcesFit").contains("gpu-1").contains("TaintToleration");
         assertThat(browser.findElement(By.cssSelector("#explain-body .explain-reason")).getText())
             .contains("Insufficient cpu");
         Files.copy(browser.getScreenshotAs(OutputType.FILE).toPath(), Path.of("target", "dashboard-explain.png"),

@@ -2,6 +2,9 @@ package io.berth.simulator.dashboard;
 
 import io.berth.framework.QueuedPodInfo;
 import io.berth.informer.Lister;
+import io.berth.scheduler.explain.ExplainJson;
+import io.berth.scheduler.explain.ExplainText;
+import io.berth.scheduler.explain.Explanation;
 import io.berth.scheduler.queue.QueueName;
 import io.berth.scheduler.queue.SchedulingQueue;
 import io.berth.simulator.RunningCluster;
@@ -150,8 +153,24 @@ final class DashboardData {
         .forEach(e -> podEvents.add(map("type", e.getType(), "reason", e.getReason(), "message", e.getMessage(),
             "count", e.getCount(), "time", eventTime(e))));
     out.put("events", podEvents);
-    out.put("source", "the pod's PodScheduled condition, the scheduling queue and the pod's Events");
+    Explanation recorded = run.scheduler().explainer().explain(namespace, name);
+    if (!recorded.isEmpty()) {
+      // the scheduler's own record of its attempts: per-node Filter verdicts, scores, preemption
+      out.put("explain", ExplainJson.tree(recorded));
+    }
+    out.put("source", recorded.isEmpty() ? "the pod's PodScheduled condition, the scheduling queue and its Events"
+        : "the scheduler's recorded attempts, the pod's PodScheduled condition, the scheduling queue and its Events");
     return Optional.of(out);
+  }
+
+  /** The scheduler's explanation as a table for a terminal (as {@code /debug/explain?format=text}); empty if none. */
+  Optional<String> explainText(String namespace, String name) {
+    if (pods.get(namespace, name).isEmpty()) {
+      return Optional.empty();
+    }
+    Explanation recorded = run.scheduler().explainer().explain(namespace, name);
+    return Optional.of(recorded.isEmpty() ? "no scheduling attempt of " + namespace + "/" + name + " recorded\n"
+        : ExplainText.render(recorded));
   }
 
   private Map<String, Object> depths() {

@@ -30,7 +30,8 @@ import tools.jackson.databind.json.JsonMapper;
  * The simulator's web dashboard on the JDK {@link HttpServer}, bound to the loopback address only (it has no
  * authentication, like kube-scheduler-simulator's): the page ({@code /}, {@code /app.js}, {@code /app.css}, from
  * this package's resources), the JSON API ({@code GET /api/cluster}, {@code /api/queue},
- * {@code /api/pods/{namespace}/{name}/explain}, {@code /api/events?after=N}) and the live event stream as
+ * {@code /api/pods/{namespace}/{name}/explain}, with {@code ?format=text} the scheduler's table for a terminal,
+ * {@code /api/events?after=N}) and the live event stream as
  * server-sent events ({@code GET /api/events/stream}, resuming after {@code Last-Event-ID}). Everything is read in
  * process from the running cluster's informers and scheduler. Thread-safe: requests run on a pool of daemon
  * threads, each stream holding one while its client listens; {@link #close} stops them.
@@ -120,7 +121,9 @@ public final class DashboardServer implements AutoCloseable {
           String ns = URLDecoder.decode(m.group(1), StandardCharsets.UTF_8);
           String name = URLDecoder.decode(m.group(2), StandardCharsets.UTF_8);
           Optional<Map<String, Object>> explained = data.explain(ns, name);
-          if (explained.isPresent()) {
+          if (explained.isPresent() && "format=text".equals(uri.getRawQuery())) {
+            send(exchange, 200, "text/plain; charset=utf-8", data.explainText(ns, name).orElse(""));
+          } else if (explained.isPresent()) {
             json(exchange, 200, explained.get());
           } else {
             json(exchange, 404, Map.of("error", "pods \"" + name + "\" not found in namespace \"" + ns + "\""));
