@@ -10,6 +10,7 @@ import io.berth.simulator.scenario.Step;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
@@ -173,7 +174,7 @@ final class ScenarioRun implements AutoCloseable {
 
   private Outcome awaitEnd() throws InterruptedException {
     Instant deadline = Instant.now().plus(scenario.timeout());
-    if (scenario.expectations().isEmpty()) {
+    if (!scenario.hasExpectations()) {
       status.set("settling");
       String lastVersion = "";
       Instant quietSince = Instant.now();
@@ -191,15 +192,16 @@ final class ScenarioRun implements AutoCloseable {
       finish("done: every step ran; the cluster settled", new Outcome(true, List.of()));
       return new Outcome(true, List.of());
     }
-    status.set("waiting for " + scenario.expectations().size() + " expectation"
-        + (scenario.expectations().size() == 1 ? "" : "s"));
+    int expected = scenario.expectations().size() + scenario.rolledOut().size();
+    status.set("waiting for " + expected + " expectation" + (expected == 1 ? "" : "s"));
     List<String> failures = failures();
     while (!failures.isEmpty() && Instant.now().isBefore(deadline)) {
       Thread.sleep(200);
       failures = failures();
     }
     Outcome outcome = new Outcome(failures.isEmpty(), failures);
-    finish(failures.isEmpty() ? "done: all " + scenario.expectations().size() + " expectations hold"
+    finish(failures.isEmpty() ? "done: " + (expected == 1 ? "the expectation holds" : "all " + expected
+        + " expectations hold")
         : "done: FAILED: " + String.join("; ", failures), outcome);
     return outcome;
   }
@@ -230,7 +232,33 @@ final class ScenarioRun implements AutoCloseable {
         out.add("expected " + e.describe() + ", found " + found);
       }
     }
+    for (String key : scenario.rolledOut()) {
+      String[] nsName = key.split("/", 2);
+      Deployment d = running.informers().lister(Deployment.class).get(nsName[0], nsName[1]).orElse(null);
+      String state = rolloutState(d);
+      if (!state.isEmpty()) {
+        out.add("expected Deployment " + key + " rolled out, " + state);
+      }
+    }
     return out;
+  }
+
+  /** Empty when the Deployment's latest generation is fully rolled out, else what is missing. */
+  private static String rolloutState(Deployment d) {
+    if (d == null) {
+      return "but it does not exist";
+    }
+    var st = d.getStatus();
+    int want = d.getSpec().getReplicas() == null ? 1 : d.getSpec().getReplicas();
+    if (st == null || st.getObservedGeneration() == null || st.getObservedGeneration() < d.getMetadata()
+        .getGeneration()) {
+      return "but its controller has not observed generation " + d.getMetadata().getGeneration();
+    }
+    int updated = st.getUpdatedReplicas() == null ? 0 : st.getUpdatedReplicas();
+    int available = st.getAvailableReplicas() == null ? 0 : st.getAvailableReplicas();
+    int total = st.getReplicas() == null ? 0 : st.getReplicas();
+    return updated == want && available == want && total == want ? ""
+        : "found " + updated + "/" + want + " updated, " + available + " available, " + total + " in all";
   }
 
   private static boolean matches(Map<String, String> labels, Map<String, String> wanted) {

@@ -18,17 +18,24 @@ import java.util.Optional;
  * @param manifests the objects, in file order (Namespaces and CustomResourceDefinitions are created first)
  * @param steps the timed steps, in order
  * @param expectations what must hold once the steps ran (may be empty)
+ * @param rolledOut Deployments ({@code namespace/name}) whose rollout must have completed by then
  * @param timeout how long the simulator waits for the expectations (or for the cluster to settle)
  */
 public record Scenario(String file, String name, String description, Optional<String> schedulerConfig,
     List<NodeSpec> nodes, List<Manifest> manifests, List<Step> steps, List<PodExpectation> expectations,
-    Duration timeout) {
+    List<String> rolledOut, Duration timeout) {
 
   public Scenario {
     nodes = List.copyOf(nodes);
     manifests = List.copyOf(manifests);
     steps = List.copyOf(steps);
     expectations = List.copyOf(expectations);
+    rolledOut = List.copyOf(rolledOut);
+  }
+
+  /** Whether the scenario says what must hold at its end. */
+  public boolean hasExpectations() {
+    return !expectations.isEmpty() || !rolledOut.isEmpty();
   }
 
   /** Whether some object is a scheduler-plugins PodGroup (the simulator then installs the PodGroup CRD). */

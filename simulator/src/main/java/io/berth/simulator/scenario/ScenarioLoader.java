@@ -118,6 +118,7 @@ public final class ScenarioLoader {
     List<NodeSpec> nodes = DEFAULT_NODES;
     List<Step> steps = List.of();
     List<PodExpectation> expectations = List.of();
+    List<String> rolledOut = new ArrayList<>();
     Duration timeout = DEFAULT_TIMEOUT;
     Set<String> objects = new HashSet<>();
     for (Manifest m : manifests) {
@@ -155,7 +156,21 @@ public final class ScenarioLoader {
             scenarioDocNumber);
         JsonNode expect = spec.path("expect");
         if (!expect.isMissingNode()) {
-          unknownFields(expect, "spec.expect", Set.of("timeout", "pods"), problems);
+          unknownFields(expect, "spec.expect", Set.of("timeout", "pods", "rolledOut"), problems);
+          JsonNode ro = expect.path("rolledOut");
+          if (!ro.isMissingNode() && !ro.isArray()) {
+            problems.invalid("spec.expect.rolledOut", ro, "must be a list of NAMESPACE/NAME");
+          }
+          for (int i = 0; ro.isArray() && i < ro.size(); i++) {
+            String ref = ro.get(i).asString("");
+            String key = ref.contains("/") ? ref : "default/" + ref;
+            if (!deployments.containsKey(key)) {
+              problems.add("spec.expect.rolledOut[" + i + "]", "Not found: no Deployment " + Problems.quote(key)
+                  + " in the scenario");
+            } else {
+              rolledOut.add(key);
+            }
+          }
           if (!expect.path("timeout").isMissingNode()) {
             timeout = duration(expect.path("timeout"), "spec.expect.timeout", problems);
           }
@@ -179,7 +194,8 @@ public final class ScenarioLoader {
     if (!problems.isEmpty()) {
       throw new ScenarioException(file, problems.all());
     }
-    return new Scenario(file, name, description, config, nodes, manifests, steps, expectations, timeout);
+    return new Scenario(file, name, description, config, nodes, manifests, steps, expectations, rolledOut,
+        timeout);
   }
 
   private static String labelOf(int doc, List<Manifest> manifests, int scenarioDocNumber, JsonNode scenarioDoc) {

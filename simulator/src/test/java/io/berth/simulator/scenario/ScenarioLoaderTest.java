@@ -46,6 +46,7 @@ class ScenarioLoaderTest {
       "  - {at: 4s, removeNode: late}",
       "  expect:",
       "    timeout: 30s",
+      "    rolledOut: [demo/web]",
       "    pods: [{namespace: demo, labels: {app: web}, phase: Running, count: 5}]");
 
   @Test
@@ -69,6 +70,7 @@ class ScenarioLoaderTest {
     assertThat(s.expectations()).singleElement().satisfies(e -> assertThat(e.describe())
         .isEqualTo("5 pods in demo with app=web Running"));
     assertThat(s.timeout()).isEqualTo(Duration.ofSeconds(30));
+    assertThat(s.rolledOut()).containsExactly("demo/web");
   }
 
   @Test
@@ -121,6 +123,8 @@ class ScenarioLoaderTest {
             "  schedulerConfig: {apiVersion: kubescheduler.config.k8s.io/v1, kind: KubeSchedulerConfiguration, "
                 + "percentageOfNodesToScore: 120}"),
             "document 2 (Scenario demo): spec.schedulerConfig: percentageOfNodesToScore: Invalid value: 120"},
+        new String[] {DEPLOYMENT + "\n---\n" + SCENARIO.replace("rolledOut: [demo/web]", "rolledOut: [web]"),
+            "document 2 (Scenario demo): spec.expect.rolledOut[0]: Not found: no Deployment \"default/web\""},
         new String[] {DEPLOYMENT + "\n---\nkind: [\n",
             "document 2: not valid YAML"},
         new String[] {DEPLOYMENT + "\n---\n" + DEPLOYMENT,
