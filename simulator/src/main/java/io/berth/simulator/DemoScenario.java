@@ -20,12 +20,14 @@ import java.time.Instant;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import io.berth.framework.runtime.Registry;
 import io.berth.plugins.InTreeRegistry;
 import io.berth.scheduler.InformerListers;
 import io.berth.scheduler.KubernetesEventRecorder;
 import io.berth.scheduler.SchedulerAssembly;
+import io.berth.scheduler.explain.ExplainStore;
 import io.berth.scheduler.config.SchedulerConfigLoader;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -61,9 +63,21 @@ final class DemoScenario implements AutoCloseable {
   private SharedInformerFactory informers;
   private SchedulerAssembly scheduler;
   private InProcessControllers controllers;
+  private Consumer<RunningCluster> onStarted = r -> { };
+  private Consumer<String> onStep = s -> { };
 
   DemoScenario(Options options) {
     this.options = options;
+  }
+
+  /**
+   * Hands the running parts to {@code started} once the daemons run (before the first step), and each step's line
+   * to {@code steps}; the simulator's dashboard uses both.
+   */
+  DemoScenario observe(Consumer<RunningCluster> started, Consumer<String> steps) {
+    this.onStarted = started;
+    this.onStep = steps;
+    return this;
   }
 
   /** The running cluster (after {@link #run()} started it). */
@@ -100,6 +114,7 @@ final class DemoScenario implements AutoCloseable {
     scheduler = SchedulerAssembly.builder(SchedulerConfigLoader.defaults(registry), registry).client(client)
         .listers(new InformerListers(informers))
         .eventRecorders(name -> new KubernetesEventRecorder(client, name))
+        .explainStore(ExplainStore.withDefaults())
         .informerPod(p -> allPods.get(p.getMetadata().getNamespace(), p.getMetadata().getName()))
         .build();
     informers.informerFor(Pod.class).addEventHandler(scheduler.podHandler());
@@ -112,6 +127,7 @@ final class DemoScenario implements AutoCloseable {
     }
     controllers.start(5);
     scheduler.start();
+    onStarted.accept(new RunningCluster(cluster, client, informers, scheduler));
     int replicas = options.pods();
 
     step("creating Deployment web with %d replicas: a ReplicaSet, its pods, spread over zones by Berth's "
@@ -202,8 +218,10 @@ final class DemoScenario implements AutoCloseable {
         ? ",SchedulingDisabled" : "") + " zone=" + zone;
   }
 
-  private static void step(String format, Object... args) {
-    LOG.info("== " + String.format(format, args));
+  private void step(String format, Object... args) {
+    String line = String.format(format, args);
+    LOG.info("== " + line);
+    onStep.accept(line);
   }
 
   private static void await(String what, BooleanSupplier condition) throws InterruptedException {
