@@ -22,8 +22,9 @@ import java.util.TreeSet;
  *       cannot fit it when, for some resource the reference requests (more than 0), the node's free
  *       amount (allocatable − requested) is smaller, or when it has no free pod slot. Per resource
  *       the reference requests, fragmentation is the share of the cluster's free amount that lies
- *       on nodes that cannot fit it (0 when nothing is free). The headline figure is the mean of
- *       these shares. Only resource fit counts: taints, affinity, ports and volumes are not looked at.
+ *       on nodes that cannot fit it (0 when nothing of it is free). The headline figure is the mean
+ *       of these shares over the resources of which something is free (0 when there are none): a
+ *       resource used up everywhere strands nothing and must not dilute the others. Only resource fit counts: taints, affinity, ports and volumes are not looked at.
  * </ul>
  * Stateless; the records are immutable.
  */
@@ -46,7 +47,7 @@ final class Packing {
    * @param reference the reference pod's requests
    * @param unfitNodes nodes that cannot fit the reference pod
    * @param shares per resource the reference requests, the share of free capacity on unfit nodes
-   * @param figure the mean of {@code shares} (0 when there are none)
+   * @param figure the mean of {@code shares} over resources with free capacity (0 when none)
    */
   record Fragmentation(String basis, Map<String, Long> reference, int unfitNodes,
       Map<String, Double> shares, double figure) {}
@@ -128,6 +129,8 @@ final class Packing {
     }
     List<NodeUsage> unfit = nodes.stream().filter(n -> !fits(n, reference)).toList();
     Map<String, Double> shares = new TreeMap<>();
+    double sum = 0;
+    int counted = 0;
     for (String r : reference.keySet()) {
       long total = 0;
       long stranded = 0;
@@ -138,8 +141,12 @@ final class Packing {
         stranded += free(n, r);
       }
       shares.put(r, total == 0 ? 0 : (double) stranded / total);
+      if (total > 0) {
+        sum += (double) stranded / total;
+        counted++;
+      }
     }
-    double figure = shares.values().stream().mapToDouble(Double::doubleValue).average().orElse(0);
+    double figure = counted == 0 ? 0 : sum / counted;
     return new Fragmentation(basis, reference, unfit.size(), shares, figure);
   }
 }

@@ -70,6 +70,17 @@ class PackingTest {
     Packing.Report r = Packing.of(List.of(node("x", 1000, GI, 1, 1000, GI, 1)),
         List.of(Map.of("cpu", 10L)), List.of());
     assertThat(r.fragmentation().shares().get("cpu")).isZero();
+    assertThat(r.fragmentation().figure()).isZero();
+  }
+
+  @Test
+  void aResourceUsedUpEverywhereDoesNotDiluteTheFigure() {
+    // cpu is full on both nodes (nothing free, share 0); all free memory is on nodes that cannot fit
+    Packing.Report r = Packing.of(List.of(node("a", 1000, 4 * GI, 10, 1000, GI, 1),
+        node("b", 1000, 4 * GI, 10, 1000, GI, 1)), List.of(Map.of("cpu", 500L, "memory", GI)),
+        List.of());
+    assertThat(r.fragmentation().shares()).containsEntry("cpu", 0.0).containsEntry("memory", 1.0);
+    assertThat(r.fragmentation().figure()).isEqualTo(1.0);
   }
 
   @Test
