@@ -232,6 +232,12 @@ class DefaultPluginsIT {
         .withCurrentHealthy(1).withDesiredHealthy(1).withExpectedPods(1).withDisruptionsAllowed(0)
         .build());
     client.policy().v1().podDisruptionBudget().inNamespace("default").resource(pdb).updateStatus();
+    // the preemptor must meet the budget's status in the scheduler's own informer, not just the server's
+    var pdbs = scheduler.informers.lister(PodDisruptionBudget.class);
+    await().atMost(WAIT).until(() -> {
+      return pdbs.get("default", "keep").map(PodDisruptionBudget::getStatus)
+          .filter(st -> st.getExpectedPods() != null && st.getExpectedPods() == 1).isPresent();
+    });
     String free = nodeOf("unprotected").orElseThrow();
     create(withPriority("high-pod", "800m", "z", "high"));
     await().atMost(WAIT).until(() -> nodeOf("high-pod").isPresent());
