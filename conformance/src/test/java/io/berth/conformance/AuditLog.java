@@ -1,0 +1,88 @@
+package io.berth.conformance;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.function.Predicate;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Reads kube-apiserver's JSON audit log (one event per line, written as each request completes) into
+ * {@link Entry} records. The API server writes it in blocking mode, so a request whose response a client has seen
+ * is already in the file. Thread-safe: stateless but for the immutable path.
+ */
+final class AuditLog {
+
+  private static final JsonMapper JSON = JsonMapper.builder().build();
+
+  /** One completed request. {@code code} is the HTTP status the server answered. */
+  record Entry(String user, String verb, String uri, String resource, String subresource, int code, String message) {
+
+    /** Refused by the server: any 4xx or 5xx. */
+    boolean refused() {
+      return code >= 400;
+    }
+
+    /**
+     * Refused for what the request was, not for the state it met: any 4xx or 5xx but 404 Not Found and 409 Conflict,
+     * which a correct client meets in races (a Lease not yet created, an update on a stale resourceVersion) on any
+     * server. A rejected request means the client sent what the real server does not accept (400, 403, 405, 415,
+     * 422, ...).
+     */
+    boolean rejected() {
+      return refused() && code != 404 && code != 409;
+    }
+
+    @Override
+    public String toString() {
+      return code + " " + verb + " " + uri + (message.isEmpty() ? "" : " (" + message + ")") + " by " + user;
+    }
+  }
+
+  private final Path file;
+
+  AuditLog(Path file) {
+    this.file = file;
+  }
+
+  /** Completed requests (stage ResponseComplete or Panic) matching {@code filter}, in order. */
+  List<Entry> entries(Predicate<Entry> filter) {
+    if (!Files.exists(file)) {
+      return List.of();
+    }
+    try (var lines = Files.lines(file, StandardCharsets.UTF_8)) {
+      return lines.filter(line -> !line.isBlank()).map(JSON::readTree)
+          .filter(event -> !"ResponseStarted".equals(event.path("stage").asString()))
+          .map(AuditLog::entry).filter(filter).toList();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** The requests {@code user} made that the server refused (4xx, 5xx), in order. */
+  List<Entry> refused(String user) {
+    return entries(e -> e.user().equals(user) && e.refused());
+  }
+
+  /** The requests {@code user} made that the server {@linkplain Entry#rejected() rejected}, in order. */
+  List<Entry> rejected(String user) {
+    return entries(e -> e.user().equals(user) && e.rejected());
+  }
+
+  /** How many requests {@code user} made. */
+  long count(String user) {
+    return entries(e -> e.user().equals(user)).size();
+  }
+
+  private static Entry entry(JsonNode event) {
+    JsonNode ref = event.path("objectRef");
+    JsonNode status = event.path("responseStatus");
+    return new Entry(event.path("user").path("username").asString(), event.path("verb").asString(),
+        event.path("requestURI").asString(), ref.path("resource").asString(""), ref.path("subresource").asString(""),
+        status.path("code").asInt(0), status.path("message").asString(""));
+  }
+}
