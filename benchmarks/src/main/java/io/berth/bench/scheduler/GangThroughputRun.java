@@ -39,7 +39,8 @@ import org.slf4j.LoggerFactory;
  * (the gang's last member added to its last member bound) and the scheduler's own
  * {@code scheduler_podgroup_scheduling_attempt_duration_seconds}: the count and mean time of group
  * scheduling cycles (member collection, Filter and Score of every member on the amended snapshot,
- * assume, Reserve and Permit; binding excluded).
+ * assume, Reserve and Permit; binding excluded), and the CPU time of the scheduling thread per
+ * group (what the wall-clock figures cost on a loaded machine).
  *
  * <p>{@code java -cp benchmarks/target/benchmarks.jar io.berth.bench.scheduler.GangThroughputRun
  * [nodes] [runs] [gangs x size,...]}; defaults 1000 3 1000x3,50x64. Single-threaded driver; the
@@ -52,7 +53,7 @@ public final class GangThroughputRun {
   /** The figures of one run. */
   record Result(int gangs, int size, double groupsPerSecond, double podsPerSecond,
       double p50GroupMillis, double p99GroupMillis, long groupAttempts, double meanAttemptMillis,
-      long podCycles) {}
+      double loopCpuMillisPerGroup, long podCycles) {}
 
   private GangThroughputRun() {}
 
@@ -62,16 +63,17 @@ public final class GangThroughputRun {
     List<String> shapes = List.of((args.length > 2 ? args[2] : "1000x3,50x64").split(","));
     StringBuilder table = new StringBuilder("\n| gangs x pods | nodes | run | groups/s | pods/s |"
         + " p50 group ms | p99 group ms | group attempts | mean ms per group attempt |"
-        + " extra pod attempts |\n|---|---|---|---|---|---|---|---|---|---|\n");
+        + " scheduling-thread CPU ms per group | extra pod attempts |\n"
+        + "|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (String shape : shapes) {
       String[] gs = shape.split("x");
       for (int r = 0; r < runs; r++) {
         Result res = run(nodes, Integer.parseInt(gs[0]), Integer.parseInt(gs[1]));
         LOG.info("run {}: {}", r + 1, res);
-        table.append(String.format("| %dx%d | %d | %d | %.0f | %.0f | %.2f | %.2f | %d | %.2f | %d |%n",
-            res.gangs(), res.size(), nodes, r + 1, res.groupsPerSecond(), res.podsPerSecond(),
-            res.p50GroupMillis(), res.p99GroupMillis(), res.groupAttempts(),
-            res.meanAttemptMillis(), res.podCycles()));
+        table.append(String.format("| %dx%d | %d | %d | %.0f | %.0f | %.2f | %.2f | %d | %.2f | %.2f"
+            + " | %d |%n", res.gangs(), res.size(), nodes, r + 1, res.groupsPerSecond(),
+            res.podsPerSecond(), res.p50GroupMillis(), res.p99GroupMillis(), res.groupAttempts(),
+            res.meanAttemptMillis(), res.loopCpuMillisPerGroup(), res.podCycles()));
       }
     }
     LOG.info("{}", table);
@@ -149,6 +151,10 @@ public final class GangThroughputRun {
         }
         members.add(pods);
       }
+      Thread loop = Thread.getAllStackTraces().keySet().stream()
+          .filter(t -> t.getName().equals("scheduler-loop")).findFirst().orElse(null);
+      java.lang.management.ThreadMXBean cpu = java.lang.management.ManagementFactory.getThreadMXBean();
+      long cpu0 = loop == null ? 0 : cpu.getThreadCpuTime(loop.getId());
       long t0 = System.nanoTime();
       for (int g = 0; g < gangs; g++) {
         for (Pod pod : members.get(g)) {
@@ -166,6 +172,8 @@ public final class GangThroughputRun {
         Thread.sleep(2);
       }
       long elapsed = System.nanoTime() - t0;
+      double loopCpu = loop == null ? Double.NaN
+          : (cpu.getThreadCpuTime(loop.getId()) - cpu0) / 1e6 / gangs;
       long[] latency = new long[gangs];
       for (int g = 0; g < gangs; g++) {
         latency[g] = done.get(g) - complete.get(g);
@@ -186,7 +194,7 @@ public final class GangThroughputRun {
       }
       return new Result(gangs, size, gangs / (elapsed / 1e9), gangs * size / (elapsed / 1e9),
           percentile(latency, 0.50), percentile(latency, 0.99), attempts,
-          attempts == 0 ? Double.NaN : attemptMillis / attempts, podCycles - gangs * size);
+          attempts == 0 ? Double.NaN : attemptMillis / attempts, loopCpu, podCycles - gangs * size);
     } finally {
       assembly.stop(Duration.ofSeconds(10));
       podApi.close();

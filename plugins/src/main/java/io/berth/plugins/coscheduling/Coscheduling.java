@@ -112,6 +112,8 @@ public final class Coscheduling implements QueueSortPlugin, PreEnqueuePlugin, Pr
   private final Map<String, ScheduledFuture<?>> groupTimers = new ConcurrentHashMap<>();
   // per group key: until when the group backs off; entries replaced atomically
   private final Map<String, Instant> backoffs = new ConcurrentHashMap<>();
+  // per group key: the last summed member requests PreFilter computed; entries replaced whole
+  private final Map<String, MemberRequests> memberRequests = new ConcurrentHashMap<>();
 
   Coscheduling(CoschedulingArgs args, Handle handle, PodGroupLister podGroups, ObjectLister<Pod> pods, Clock clock,
       ScheduledExecutorService timers) {
@@ -405,8 +407,18 @@ public final class Coscheduling implements QueueSortPlugin, PreEnqueuePlugin, Pr
   private Map<String, Long> memberRequests(PodGroup group) {
     List<Pod> members = new ArrayList<>(countedMembers(group));
     members.sort(Comparator.comparing(p -> p.getMetadata().getName()));
+    List<Pod> counted = members.subList(0, Math.min(group.minMember(), members.size()));
+    // every member of a group runs PreFilter, often in one group cycle: parse the requests once per member set
+    List<String> ids = new ArrayList<>(counted.size());
+    for (Pod p : counted) {
+      ids.add(p.getMetadata().getUid() + "@" + p.getMetadata().getResourceVersion());
+    }
+    MemberRequests cached = memberRequests.get(group.key());
+    if (cached != null && cached.ids().equals(ids)) {
+      return cached.sum();
+    }
     Resource sum = new Resource();
-    for (Pod p : members.subList(0, Math.min(group.minMember(), members.size()))) {
+    for (Pod p : counted) {
       sum.add(PodRequests.of(p));
     }
     Map<String, Long> out = new LinkedHashMap<>();
@@ -414,8 +426,12 @@ public final class Coscheduling implements QueueSortPlugin, PreEnqueuePlugin, Pr
     out.put(Resource.MEMORY, sum.memory());
     out.put(Resource.EPHEMERAL_STORAGE, sum.ephemeralStorage());
     out.putAll(sum.scalarResources());
+    memberRequests.put(group.key(), new MemberRequests(ids, java.util.Collections.unmodifiableMap(out)));
     return out;
   }
+
+  /** The summed requests of one set of members ({@code uid@resourceVersion} each), immutable. */
+  private record MemberRequests(List<String> ids, Map<String, Long> sum) { }
 
   // ---------------------------------------------------------------- PostFilter
 

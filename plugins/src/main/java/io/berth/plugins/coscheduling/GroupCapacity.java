@@ -23,45 +23,36 @@ final class GroupCapacity {
    * ("cpu: needs 8, 6 free, short by 2"), in the order of {@code required}; empty when it fits.
    */
   static List<String> shortfalls(Map<String, Long> required, List<NodeInfo> nodes, PodGroup group) {
-    List<String> out = new ArrayList<>();
-    for (Map.Entry<String, Long> e : required.entrySet()) {
-      long need = e.getValue();
-      if (need <= 0) {
+    String[] names = required.keySet().toArray(String[]::new);
+    long[] free = new long[names.length];
+    long[] groupUsed = new long[names.length];
+    for (NodeInfo n : nodes) {
+      if (n.node().isEmpty()) {
         continue;
       }
-      long free = 0;
-      for (NodeInfo n : nodes) {
-        if (n.node().isEmpty()) {
-          continue;
+      // one pass over the node's pods for every resource: the group's own members count as free
+      java.util.Arrays.fill(groupUsed, 0);
+      for (PodInfo p : n.pods()) {
+        if (Coscheduling.inGroup(p.pod(), group)) {
+          for (int i = 0; i < names.length; i++) {
+            groupUsed[i] += names[i].equals(Resource.PODS) ? 1 : p.requests().get(names[i]);
+          }
         }
-        free += Math.max(0, freeOn(n, e.getKey(), group));
       }
-      if (need > free) {
-        out.add(e.getKey() + ": needs " + format(e.getKey(), need) + ", " + format(e.getKey(), free)
-            + " free, short by " + format(e.getKey(), need - free));
+      for (int i = 0; i < names.length; i++) {
+        long used = names[i].equals(Resource.PODS) ? n.pods().size() : n.requested().get(names[i]);
+        free[i] += Math.max(0, n.allocatable().get(names[i]) - used + groupUsed[i]);
+      }
+    }
+    List<String> out = new ArrayList<>();
+    for (int i = 0; i < names.length; i++) {
+      long need = required.get(names[i]);
+      if (need > 0 && need > free[i]) {
+        out.add(names[i] + ": needs " + format(names[i], need) + ", " + format(names[i], free[i])
+            + " free, short by " + format(names[i], need - free[i]));
       }
     }
     return out;
-  }
-
-  private static long freeOn(NodeInfo n, String resource, PodGroup group) {
-    long allocatable = n.allocatable().get(resource);
-    long used;
-    long groupUsed = 0;
-    if (resource.equals(Resource.PODS)) {
-      used = n.pods().size();
-      for (PodInfo p : n.pods()) {
-        groupUsed += Coscheduling.inGroup(p.pod(), group) ? 1 : 0;
-      }
-    } else {
-      used = n.requested().get(resource);
-      for (PodInfo p : n.pods()) {
-        if (Coscheduling.inGroup(p.pod(), group)) {
-          groupUsed += io.berth.framework.PodRequests.of(p.pod()).get(resource);
-        }
-      }
-    }
-    return allocatable - used + groupUsed;
   }
 
   /** cpu in cores (milli when fractional), memory-like resources in bytes, others as counts. */
