@@ -102,6 +102,29 @@ class ExplainInProcessTest {
   }
 
   @Test
+  void preemptionCandidatesAndVictimsAreRecorded() {
+    SchedulerAssembly a = assembly(new ExplainStore(2, 10_000));
+    a.nodeHandler().onAdd(node("only", "2"), true);
+    Pod low = pod("low", "1500m");
+    low.getSpec().setNodeName("only");
+    low.getSpec().setPriority(0);
+    a.podHandler().onAdd(low, true);
+    a.start();
+    Pod high = pod("high", "1");
+    high.getSpec().setPriority(1000);
+    a.podHandler().onAdd(high, true);
+    Attempt attempt = await().atMost(Duration.ofSeconds(20))
+        .until(() -> a.explainer().store().latest("default", "high"), Optional::isPresent).get();
+    assertThat(attempt.filter().node("only")).get().extracting(v -> v.lacks().orElse(""))
+        .isEqualTo("needs 500m cpu more");
+    assertThat(attempt.preemption()).hasValueSatisfying(p -> {
+      assertThat(p.candidates()).extracting(Attempt.Candidate::node).containsExactly("only");
+      assertThat(p.nominatedNode()).hasValue("only");
+      assertThat(p.victims()).containsExactly("default/low");
+    });
+  }
+
+  @Test
   void recordsFromManyThreadsAtOnce() throws Exception {
     ExplainStore store = new ExplainStore(2, 1_000_000);
     SchedulerAssembly a = assembly(new ExplainStore(0, 1));
