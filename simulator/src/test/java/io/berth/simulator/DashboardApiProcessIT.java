@@ -130,12 +130,14 @@ class DashboardApiProcessIT {
       assertThat(missing.statusCode()).isEqualTo(404);
       assertThat(missing.body()).contains("pods \\\"no-such-pod\\\" not found");
 
+      // the scenario's closing "Done" note comes once its expectations held: wait for it
+      await().atMost(WAIT).untilAsserted(() -> assertThat(getJson(url + "/api/events?after=0").path("events"))
+          .anySatisfy(e -> assertThat(e.path("reason").asString()).isEqualTo("Done")));
       JsonNode events = getJson(url + "/api/events?after=0");
       assertThat(events.path("events")).anySatisfy(e -> {
         assertThat(e.path("reason").asString()).isEqualTo("FailedScheduling");
         assertThat(e.path("object").asString()).startsWith("Pod apps/");
       });
-      assertThat(events.path("events")).anySatisfy(e -> assertThat(e.path("reason").asString()).isEqualTo("Done"));
       long last = events.path("last").asLong();
       assertThat(getJson(url + "/api/events?after=" + last).path("events")).isEmpty();
 
