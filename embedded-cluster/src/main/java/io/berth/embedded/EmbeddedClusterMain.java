@@ -9,7 +9,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Runs an embedded cluster as a process: {@code [--port N] [--kubeconfig FILE] [--nodes N] [--zones N]
- * [--pod-startup-delay-ms N] [--rbac[=true|false]] [--tls[=true|false]]}. With {@code --rbac} requests are
+ * [--pod-startup-delay-ms N] [--rbac[=true|false]] [--tls[=true|false]] [--gpus N] [--gpu-model MODEL]}. With
+ * {@code --gpus N} every node publishes N GPUs of driver {@value SimulatedGpus#DRIVER} (model {@code --gpu-model},
+ * default {@value GpuSpec#DEFAULT_MODEL}) as a DRA ResourceSlice, and the DeviceClass {@value SimulatedGpus#DEVICE_CLASS}
+ * exists. With {@code --rbac} requests are
  * authenticated and authorized by RBAC, and the kubeconfig written (and logged) authenticates as the admin
  * ({@code system:masters}); with {@code --tls} the server listens with a self-signed certificate the kubeconfig
  * trusts (kubectl sends its token only over TLS). Prints
@@ -23,7 +26,8 @@ public final class EmbeddedClusterMain {
   }
 
   /** Parsed command line; immutable. */
-  record Options(int port, Path kubeconfig, int nodes, int zones, long startupDelayMs, boolean rbac, boolean tls) {
+  record Options(int port, Path kubeconfig, int nodes, int zones, long startupDelayMs, boolean rbac, boolean tls,
+      GpuSpec gpus) {
 
     static Options parse(String[] args) {
       int port = 0;
@@ -33,6 +37,8 @@ public final class EmbeddedClusterMain {
       long delay = 500;
       boolean rbac = false;
       boolean tls = false;
+      int gpus = 0;
+      String gpuModel = GpuSpec.DEFAULT_MODEL;
       for (int i = 0; i < args.length; i++) {
         String arg = args[i];
         String value;
@@ -57,13 +63,21 @@ public final class EmbeddedClusterMain {
             case "--pod-startup-delay-ms" -> delay = Long.parseLong(value);
             case "--rbac" -> rbac = parseBoolean(name, value);
             case "--tls" -> tls = parseBoolean(name, value);
+            case "--gpus" -> gpus = Integer.parseInt(value);
+            case "--gpu-model" -> gpuModel = value;
             default -> throw new IllegalArgumentException("unknown flag: " + name);
           }
         } catch (NumberFormatException e) {
           throw new IllegalArgumentException("flag " + name + " needs an integer, got \"" + value + "\"");
         }
       }
-      return new Options(port, kubeconfig, nodes, Math.max(1, zones), delay, rbac, tls);
+      GpuSpec gpuSpec;
+      try {
+        gpuSpec = new GpuSpec(gpus, gpuModel, GpuSpec.DEFAULT_MEMORY);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("flag --" + e.getMessage());
+      }
+      return new Options(port, kubeconfig, nodes, Math.max(1, zones), delay, rbac, tls, gpuSpec);
     }
 
     private static boolean parseBoolean(String name, String value) {
@@ -83,7 +97,7 @@ public final class EmbeddedClusterMain {
       // A usage error of the command line goes to stderr, not the log: logging is not configured for it yet.
       System.err.println("embedded-cluster: " + e.getMessage());
       System.err.println("usage: [--port N] [--kubeconfig FILE] [--nodes N] [--zones N] [--pod-startup-delay-ms N] "
-          + "[--rbac] [--tls]");
+          + "[--rbac] [--tls] [--gpus N] [--gpu-model MODEL]");
       System.exit(2);
       return;
     }
@@ -93,10 +107,11 @@ public final class EmbeddedClusterMain {
         .rbac(options.rbac()).tls(options.tls()).start();
     for (int i = 0; i < options.nodes(); i++) {
       cluster.nodes().add(NodeSpec.node("node-" + i).withZone("zone-" + (char) ('a' + i % options.zones()))
-          .withRegion("region-1"));
+          .withRegion("region-1").withGpus(options.gpus()));
     }
-    LOG.info("embedded cluster ready at {} with {} nodes, RBAC {}; kubeconfig{}: {}", cluster.url(),
-        options.nodes(), options.rbac() ? "on" : "off", options.rbac() ? " (admin)" : "", cluster.kubeconfig());
+    LOG.info("embedded cluster ready at {} with {} nodes ({} GPUs each), RBAC {}; kubeconfig{}: {}", cluster.url(),
+        options.nodes(), options.gpus().count(), options.rbac() ? "on" : "off", options.rbac() ? " (admin)" : "",
+        cluster.kubeconfig());
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       cluster.close();

@@ -21,10 +21,11 @@ import java.util.Objects;
  * @param labels further labels
  * @param taints taints as (key, value, effect)
  * @param images image names with sizes in bytes, reported in {@code status.images}
+ * @param gpus the GPUs the node publishes as a ResourceSlice ({@link GpuSpec#NONE} for none)
  */
 public record NodeSpec(String name, String cpu, String memory, int pods, String ephemeralStorage,
     Map<String, String> extended, String zone, String region, Map<String, String> labels, List<Taint> taints,
-    Map<String, Long> images) {
+    Map<String, Long> images, GpuSpec gpus) {
 
   /** A node taint. */
   public record Taint(String key, String value, String effect) {
@@ -44,6 +45,14 @@ public record NodeSpec(String name, String cpu, String memory, int pods, String 
     labels = Map.copyOf(labels);
     taints = List.copyOf(taints);
     images = Map.copyOf(images);
+    Objects.requireNonNull(gpus, "gpus");
+  }
+
+  /** A node without GPUs. */
+  public NodeSpec(String name, String cpu, String memory, int pods, String ephemeralStorage,
+      Map<String, String> extended, String zone, String region, Map<String, String> labels, List<Taint> taints,
+      Map<String, Long> images) {
+    this(name, cpu, memory, pods, ephemeralStorage, extended, zone, region, labels, taints, images, GpuSpec.NONE);
   }
 
   /** A node with 4 cpu, 16Gi memory, 110 pods and 100Gi ephemeral storage. */
@@ -52,50 +61,72 @@ public record NodeSpec(String name, String cpu, String memory, int pods, String 
   }
 
   public NodeSpec withCpu(String cpu) {
-    return new NodeSpec(name, cpu, memory, pods, ephemeralStorage, extended, zone, region, labels, taints, images);
+    return new NodeSpec(name, cpu, memory, pods, ephemeralStorage, extended, zone, region, labels, taints, images,
+        gpus);
   }
 
   public NodeSpec withMemory(String memory) {
-    return new NodeSpec(name, cpu, memory, pods, ephemeralStorage, extended, zone, region, labels, taints, images);
+    return new NodeSpec(name, cpu, memory, pods, ephemeralStorage, extended, zone, region, labels, taints, images,
+        gpus);
   }
 
   public NodeSpec withPods(int pods) {
-    return new NodeSpec(name, cpu, memory, pods, ephemeralStorage, extended, zone, region, labels, taints, images);
+    return new NodeSpec(name, cpu, memory, pods, ephemeralStorage, extended, zone, region, labels, taints, images,
+        gpus);
   }
 
   public NodeSpec withEphemeralStorage(String storage) {
-    return new NodeSpec(name, cpu, memory, pods, storage, extended, zone, region, labels, taints, images);
+    return new NodeSpec(name, cpu, memory, pods, storage, extended, zone, region, labels, taints, images, gpus);
   }
 
   public NodeSpec withExtendedResource(String resource, String quantity) {
     Map<String, String> more = new LinkedHashMap<>(extended);
     more.put(resource, quantity);
-    return new NodeSpec(name, cpu, memory, pods, ephemeralStorage, more, zone, region, labels, taints, images);
+    return new NodeSpec(name, cpu, memory, pods, ephemeralStorage, more, zone, region, labels, taints, images, gpus);
   }
 
   public NodeSpec withZone(String zone) {
-    return new NodeSpec(name, cpu, memory, pods, ephemeralStorage, extended, zone, region, labels, taints, images);
+    return new NodeSpec(name, cpu, memory, pods, ephemeralStorage, extended, zone, region, labels, taints, images,
+        gpus);
   }
 
   public NodeSpec withRegion(String region) {
-    return new NodeSpec(name, cpu, memory, pods, ephemeralStorage, extended, zone, region, labels, taints, images);
+    return new NodeSpec(name, cpu, memory, pods, ephemeralStorage, extended, zone, region, labels, taints, images,
+        gpus);
   }
 
   public NodeSpec withLabel(String key, String value) {
     Map<String, String> more = new LinkedHashMap<>(labels);
     more.put(key, value);
-    return new NodeSpec(name, cpu, memory, pods, ephemeralStorage, extended, zone, region, more, taints, images);
+    return new NodeSpec(name, cpu, memory, pods, ephemeralStorage, extended, zone, region, more, taints, images, gpus);
   }
 
   public NodeSpec withTaint(String key, String value, String effect) {
     List<Taint> more = new java.util.ArrayList<>(taints);
     more.add(new Taint(key, value, effect));
-    return new NodeSpec(name, cpu, memory, pods, ephemeralStorage, extended, zone, region, labels, more, images);
+    return new NodeSpec(name, cpu, memory, pods, ephemeralStorage, extended, zone, region, labels, more, images, gpus);
+  }
+
+  /** The node publishing {@code gpus} (a ResourceSlice of driver {@value SimulatedGpus#DRIVER}). */
+  public NodeSpec withGpus(GpuSpec gpus) {
+    return new NodeSpec(name, cpu, memory, pods, ephemeralStorage, extended, zone, region, labels, taints, images,
+        gpus);
+  }
+
+  /** The node publishing {@code count} GPUs of the default model. */
+  public NodeSpec withGpus(int count) {
+    return withGpus(GpuSpec.of(count));
+  }
+
+  /** The same node under another name (GPUs, capacity, labels and taints kept). */
+  public NodeSpec withName(String name) {
+    return new NodeSpec(name, cpu, memory, pods, ephemeralStorage, extended, zone, region, labels, taints, images,
+        gpus);
   }
 
   public NodeSpec withImage(String image, long sizeBytes) {
     Map<String, Long> more = new LinkedHashMap<>(images);
     more.put(image, sizeBytes);
-    return new NodeSpec(name, cpu, memory, pods, ephemeralStorage, extended, zone, region, labels, taints, more);
+    return new NodeSpec(name, cpu, memory, pods, ephemeralStorage, extended, zone, region, labels, taints, more, gpus);
   }
 }

@@ -13,8 +13,8 @@ import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Creates and changes the embedded cluster's simulated nodes at run time: add (with capacity, labels, taints and a
- * Ready condition), cordon and uncordon, taint and untaint, make NotReady and Ready again, remove. Every change is a
+ * Creates and changes the embedded cluster's simulated nodes at run time: add (with capacity, labels, taints, a
+ * Ready condition and, optionally, GPUs published as a DRA ResourceSlice), change the published GPUs, cordon and uncordon, taint and untaint, make NotReady and Ready again, remove. Every change is a
  * normal API write, so informers see it. A Ready node's pods are run by the cluster's simulated kubelet.
  *
  * <p>Thread-safe: each call is one atomic store operation.
@@ -31,9 +31,63 @@ public final class SimulatedNodes {
     this.ops = ops;
   }
 
-  /** Adds a Ready node; fails with 409 when one of that name exists. */
+  /**
+   * Adds a Ready node; fails with 409 when one of that name exists. A node with GPUs also publishes its
+   * ResourceSlice and, if missing, creates the DeviceClass {@value SimulatedGpus#DEVICE_CLASS} (see
+   * {@link SimulatedGpus}).
+   */
   public StoredObject add(NodeSpec spec) {
-    return ops.create(ResourceTypes.NODES, "", tree(spec));
+    StoredObject node = ops.create(ResourceTypes.NODES, "", tree(spec));
+    if (spec.gpus().count() > 0) {
+      publishGpus(node, spec.gpus());
+    }
+    return node;
+  }
+
+  /**
+   * Replaces the GPUs the node publishes (the slice's pool generation goes up, as a driver's republication does);
+   * a count of 0 withdraws the slice. Fails with 404 when the node does not exist.
+   */
+  public void publishGpus(String nodeName, GpuSpec gpus) {
+    StoredObject node = ops.get(ResourceTypes.NODES, "", nodeName);
+    if (gpus.count() == 0) {
+      deleteIfPresent(ResourceTypes.RESOURCE_SLICES, SimulatedGpus.sliceName(nodeName));
+      return;
+    }
+    publishGpus(node, gpus);
+  }
+
+  private void publishGpus(StoredObject node, GpuSpec gpus) {
+    if (ops.store().get(ResourceTypes.DEVICE_CLASSES, "", SimulatedGpus.DEVICE_CLASS).isEmpty()) {
+      try {
+        ops.create(ResourceTypes.DEVICE_CLASSES, "", SimulatedGpus.deviceClass());
+      } catch (ApiException e) {
+        if (e.code() != 409) {
+          throw e;
+        }
+      }
+    }
+    ObjectNode slice = SimulatedGpus.slice(node, gpus);
+    String name = SimulatedGpus.sliceName(node.name());
+    ops.store().write(() -> {
+      var current = ops.store().get(ResourceTypes.RESOURCE_SLICES, "", name);
+      if (current.isEmpty()) {
+        return ops.create(ResourceTypes.RESOURCE_SLICES, "", slice);
+      }
+      long generation = current.get().tree().path("spec").path("pool").path("generation").asLong(0);
+      Json.objectAt(Json.objectAt(slice, "spec"), "pool").put("generation", generation + 1);
+      return ops.update(ResourceTypes.RESOURCE_SLICES, "", name, slice, false);
+    });
+  }
+
+  private void deleteIfPresent(io.berth.embedded.server.ResourceType type, String name) {
+    try {
+      ops.delete(type, "", name, DeleteOptions.DEFAULT);
+    } catch (ApiException e) {
+      if (e.code() != 404) {
+        throw e;
+      }
+    }
   }
 
   private ObjectNode tree(NodeSpec spec) {
@@ -186,9 +240,13 @@ public final class SimulatedNodes {
     }, false);
   }
 
-  /** Deletes the node; pods bound to it are removed by the pod garbage collection of the simulated kubelet. */
+  /**
+   * Deletes the node and the ResourceSlice of its GPUs; pods bound to it are removed by the pod garbage collection
+   * of the simulated kubelet.
+   */
   public void remove(String name) {
     ops.delete(ResourceTypes.NODES, "", name, DeleteOptions.DEFAULT);
+    deleteIfPresent(ResourceTypes.RESOURCE_SLICES, SimulatedGpus.sliceName(name));
   }
 
   private StoredObject change(String name, java.util.function.Consumer<ObjectNode> change, boolean status) {

@@ -23,4 +23,15 @@ class EmbeddedClusterMainTest {
     assertThatThrownBy(() -> EmbeddedClusterMain.Options.parse(new String[] {"--rbac=yes"}))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("--rbac needs true or false");
   }
+
+  @Test
+  void gpusFlagGivesEveryNodeThatManyDevicesOfTheModel() {
+    EmbeddedClusterMain.Options none = EmbeddedClusterMain.Options.parse(new String[] {});
+    assertThat(none.gpus().count()).isZero();
+    EmbeddedClusterMain.Options eight = EmbeddedClusterMain.Options.parse(new String[] {"--gpus", "8",
+        "--gpu-model=h100"});
+    assertThat(eight.gpus()).isEqualTo(new GpuSpec(8, "h100", GpuSpec.DEFAULT_MEMORY));
+    assertThatThrownBy(() -> EmbeddedClusterMain.Options.parse(new String[] {"--gpus", "129"}))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("--gpus: count must be between 0 and 128");
+  }
 }

@@ -77,6 +77,13 @@ class KubectlIT {
   }
 
   @Test
+  void apiResourcesListTheDynamicResourceAllocationKinds() throws Exception {
+    assertThat(ok("api-resources", "--api-group=resource.k8s.io").out()).contains("deviceclasses")
+        .contains("resourceclaims").contains("resourceclaimtemplates").contains("resourceslices")
+        .contains("resource.k8s.io/v1");
+  }
+
+  @Test
   void getAndDescribeNodesAndPods() throws Exception {
     KubernetesClient client = CLUSTER.client();
     client.pods().resource(Fixtures.boundPod("kc-pod", "kc-node-1")).create();

@@ -29,6 +29,8 @@ import tools.jackson.databind.node.ObjectNode;
  *   <tr><td>nodes</td><td>status.allocatable from capacity</td><td></td></tr>
  *   <tr><td>secrets; priorityclasses</td><td>type Opaque; preemptionPolicy PreemptLowerPriority</td>
  *       <td></td></tr>
+ *   <tr><td>resourceclaims, resourceclaimtemplates</td><td>device requests' allocationMode ExactCount and
+ *       count 1, tolerations' operator Equal</td><td></td></tr>
  * </table>
  *
  * <p>Only unset fields are filled (except {@code status.qosClass}, which upstream always computes);
@@ -121,6 +123,8 @@ public final class ApiDefaults {
       case "/nodes" -> CoreObjectDefaults.node(object);
       case "/secrets" -> CoreObjectDefaults.secret(object);
       case "scheduling.k8s.io/priorityclasses" -> CoreObjectDefaults.priorityClass(object);
+      case "resource.k8s.io/resourceclaims" -> ResourceClaimDefaults.claimSpec(JsonFields.object(object, "spec"));
+      case "resource.k8s.io/resourceclaimtemplates" -> ResourceClaimDefaults.template(object);
       default -> {
         // no defaults modelled for this resource
       }

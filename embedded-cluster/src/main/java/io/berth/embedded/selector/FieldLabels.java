@@ -14,7 +14,8 @@ import tools.jackson.databind.JsonNode;
 /**
  * The field labels kube-apiserver lets a field selector use, per resource, and their values for a given
  * object. The supported sets follow the scheme's field-label conversion functions
- * ({@code pkg/apis/core/v1/conversion.go}, {@code apps/v1}, {@code batch/v1}, {@code events/v1}); the
+ * ({@code pkg/apis/core/v1/conversion.go}, {@code apps/v1}, {@code batch/v1}, {@code events/v1},
+ * {@code resource/v1}: a ResourceSlice's {@code spec.nodeName} and {@code spec.driver}); the
  * values follow each registry's {@code ToSelectableFields} ({@code pkg/registry/core/pod/strategy.go}
  * and friends). Resources without their own table support {@code metadata.name} and
  * {@code metadata.namespace}, as upstream's default conversion does; Node supports only
@@ -74,6 +75,12 @@ public final class FieldLabels {
       Map.entry(new ResourceKey("batch", "jobs"), new Table(
           with(META_NAME_NAMESPACE, "status.successful"),
           (obj, out) -> out.put("status.successful", integer(obj.path("status").path("successful"))))),
+      Map.entry(new ResourceKey("resource.k8s.io", "resourceslices"), new Table(
+          Set.of("metadata.name", "spec.nodeName", "spec.driver"),
+          (obj, out) -> {
+            out.put("spec.nodeName", text(obj.path("spec").path("nodeName")));
+            out.put("spec.driver", text(obj.path("spec").path("driver")));
+          })),
       Map.entry(new ResourceKey("certificates.k8s.io", "certificatesigningrequests"), new Table(
           Set.of("metadata.name", "spec.signerName"),
           (obj, out) -> out.put("spec.signerName", text(obj.path("spec").path("signerName"))))));

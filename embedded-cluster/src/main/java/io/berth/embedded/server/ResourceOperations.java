@@ -262,6 +262,7 @@ public final class ResourceOperations {
       if (type.openApiSchema() != null) {
         Validation.validate(type, next);
       }
+      Validation.validateStatusUpdate(type, current.tree(), next);
       if (STATUS_KEEPS_ANNOTATIONS.contains(type)) {
         // The apps status strategies reset only spec and labels: annotations written through /status stick (the
         // deployment controller records its revision annotation that way).

@@ -57,6 +57,12 @@ public final class ResourceTypes {
   public static final ResourceType CSI_STORAGE_CAPACITIES = register("storage.k8s.io", "v1", "csistoragecapacities", "CSIStorageCapacity", true, List.of(), false, false, false, false);
   public static final ResourceType VOLUME_ATTACHMENTS = register("storage.k8s.io", "v1", "volumeattachments", "VolumeAttachment", false, List.of(), true, false, true, false);
 
+  // resource (Dynamic Resource Allocation, GA in 1.34): claims have a status subresource the scheduler writes.
+  public static final ResourceType DEVICE_CLASSES = register("resource.k8s.io", "v1", "deviceclasses", "DeviceClass", false, List.of(), false, false, false, false);
+  public static final ResourceType RESOURCE_CLAIMS = register("resource.k8s.io", "v1", "resourceclaims", "ResourceClaim", true, List.of(), true, false, true, false);
+  public static final ResourceType RESOURCE_CLAIM_TEMPLATES = register("resource.k8s.io", "v1", "resourceclaimtemplates", "ResourceClaimTemplate", true, List.of(), false, false, false, false);
+  public static final ResourceType RESOURCE_SLICES = register("resource.k8s.io", "v1", "resourceslices", "ResourceSlice", false, List.of(), false, false, false, false);
+
   // apiextensions: the types CRDs define are served by CustomResourceDefinitions, not registered here.
   public static final ResourceType CUSTOM_RESOURCE_DEFINITIONS = register("apiextensions.k8s.io", "v1",
       "customresourcedefinitions", "CustomResourceDefinition", false, List.of("crd", "crds"), true, false, true,

@@ -6,7 +6,8 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * The validation kube-apiserver performs that clients of the embedded server depend on: object names, pods'
- * containers, workloads' selectors against their template labels and non-negative replica counts. Every failure is
+ * containers, workloads' selectors against their template labels and non-negative replica counts, and the
+ * {@code resource.k8s.io} objects ({@link ResourceApiValidation}). Every failure is
  * a 422 Invalid naming the object and the field. Stateless and thread-safe.
  */
 final class Validation {
@@ -37,6 +38,15 @@ final class Validation {
   static void validateUpdate(ResourceType type, JsonNode current, JsonNode next) {
     if (type == ResourceTypes.ROLE_BINDINGS || type == ResourceTypes.CLUSTER_ROLE_BINDINGS) {
       RbacValidation.validateRoleRefUnchanged(type, Json.text(next, "metadata", "name"), current, next);
+    } else if (ResourceApiValidation.covers(type)) {
+      ResourceApiValidation.validateUpdate(type, current, next);
+    }
+  }
+
+  /** What a {@code /status} write may set ({@code next}: the stored object with the new status). */
+  static void validateStatusUpdate(ResourceType type, JsonNode current, JsonNode next) {
+    if (ResourceApiValidation.covers(type)) {
+      ResourceApiValidation.validateStatusUpdate(type, current, next);
     }
   }
 
@@ -68,6 +78,8 @@ final class Validation {
     } else if (type == ResourceTypes.DEPLOYMENTS || type == ResourceTypes.REPLICA_SETS
         || type == ResourceTypes.STATEFUL_SETS || type == ResourceTypes.DAEMON_SETS) {
       validateWorkload(type, name, obj);
+    } else if (ResourceApiValidation.covers(type)) {
+      ResourceApiValidation.validate(type, obj);
     }
   }
 
