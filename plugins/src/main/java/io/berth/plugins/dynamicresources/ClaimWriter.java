@@ -19,7 +19,7 @@ import java.util.function.Supplier;
  * strategic-merge patch (no resourceVersion, so concurrent writers do not conflict). Stateless;
  * called from binding threads and the scheduling thread.
  */
-final class ClaimWriter {
+final class ClaimWriter implements ClaimWrites {
   private static final int RETRIES = 5;
   private final Supplier<KubernetesClient> client;
 
@@ -27,18 +27,12 @@ final class ClaimWriter {
     this.client = client;
   }
 
-  /** A claim could not be bound; the message says which and why, as upstream. */
-  static final class BindException extends Exception {
-    BindException(String message) {
-      super(message);
-    }
-  }
-
   /**
    * Records {@code allocation} (null: the claim is allocated already) and reserves the claim for
    * {@code pod}; answers the claim as written.
    */
-  ResourceClaim bind(ResourceClaim start, AllocationResult allocation, Pod pod)
+  @Override
+  public ResourceClaim bind(ResourceClaim start, AllocationResult allocation, Pod pod)
       throws BindException {
     ResourceClaim claim = start;
     String key = PodClaims.key(start);
@@ -95,7 +89,8 @@ final class ClaimWriter {
   }
 
   /** PostFilter: frees the claim's devices (reservedFor and allocation cleared). */
-  void deallocate(ResourceClaim claim) {
+  @Override
+  public void deallocate(ResourceClaim claim) {
     ResourceClaim cleared = new ResourceClaimBuilder(claim).editOrNewStatus()
         .withReservedFor((java.util.List<io.fabric8.kubernetes.api.model.resource.v1
             .ResourceClaimConsumerReference>) null).withAllocation(null).endStatus().build();
@@ -103,7 +98,8 @@ final class ClaimWriter {
   }
 
   /** Unreserve: removes the pod's {@code reservedFor} entry. */
-  void unreserve(ResourceClaim claim, Pod pod) {
+  @Override
+  public void unreserve(ResourceClaim claim, Pod pod) {
     String patch = "{\"metadata\":{\"uid\":\"" + claim.getMetadata().getUid() + "\"},"
         + "\"status\":{\"reservedFor\":[{\"$patch\":\"delete\",\"uid\":\""
         + pod.getMetadata().getUid() + "\"}]}}";

@@ -67,7 +67,8 @@ import org.slf4j.LoggerFactory;
  * UnschedulableAndUnresolvable, a broken claim, class or selector is an Error naming it.
  */
 public final class DynamicResources implements PreEnqueuePlugin, PreFilterPlugin, FilterPlugin,
-    PostFilterPlugin, ReservePlugin, PreBindPlugin, EnqueueExtensions {
+    PostFilterPlugin, ReservePlugin, PreBindPlugin, EnqueueExtensions,
+    io.berth.framework.SignPlugin {
   public static final String NAME = "DynamicResources";
   /** Upstream's finalizer on claims the scheduler allocated. */
   public static final String FINALIZER = "resource.kubernetes.io/delete-protection";
@@ -79,13 +80,13 @@ public final class DynamicResources implements PreEnqueuePlugin, PreFilterPlugin
   private final ObjectLister<ResourceSlice> slices;
   private final ObjectLister<DeviceClass> classes;
   private final AllocatedDevices devices;
-  private final ClaimWriter writer;
+  private final ClaimWrites writer;
   private final DeviceSelectors cel = new DeviceSelectors();
   private final LongSupplier nanoClock;
 
   DynamicResources(DynamicResourcesArgs args, ObjectLister<ResourceClaim> claims,
       ObjectLister<ResourceSlice> slices, ObjectLister<DeviceClass> classes,
-      AllocatedDevices devices, ClaimWriter writer, LongSupplier nanoClock) {
+      AllocatedDevices devices, ClaimWrites writer, LongSupplier nanoClock) {
     this.args = args;
     this.devices = devices;
     this.podClaims = new PodClaims(claims, devices);
@@ -97,12 +98,28 @@ public final class DynamicResources implements PreEnqueuePlugin, PreFilterPlugin
 
   /** The factory the registry calls. */
   public static Plugin create(Map<String, Object> args, Handle handle) {
-    DynamicResourcesArgs parsed = DynamicResourcesArgs.parse(args);
-    AllocatedDevices devices = new AllocatedDevices();
-    ObjectLister<ResourceClaim> claims = handle.lister(ResourceClaim.class);
-    ObjectLister<ResourceSlice> slices = handle.lister(ResourceSlice.class);
-    ObjectLister<DeviceClass> classes = handle.lister(DeviceClass.class);
-    handle.addEventHandler(ResourceClaim.class, new ObjectEventHandler<>() {
+    DynamicResources plugin = withObjects(args, handle.lister(ResourceClaim.class),
+        handle.lister(ResourceSlice.class), handle.lister(DeviceClass.class),
+        new ClaimWriter(handle::client));
+    handle.addEventHandler(ResourceClaim.class, plugin.claimHandler());
+    return plugin;
+  }
+
+  /**
+   * The plugin over given listers and claim writes (harnesses without an API server); feed
+   * claim changes to {@link #claimHandler()} as the informer would.
+   */
+  public static DynamicResources withObjects(Map<String, Object> args,
+      ObjectLister<ResourceClaim> claims, ObjectLister<ResourceSlice> slices,
+      ObjectLister<DeviceClass> classes, ClaimWrites writes) {
+    return new DynamicResources(DynamicResourcesArgs.parse(args), claims, slices, classes,
+        new AllocatedDevices(), writes, System::nanoTime);
+  }
+
+  /** The ResourceClaim informer's handler: keeps the allocated-devices cache current. */
+  public ObjectEventHandler<ResourceClaim> claimHandler() {
+    AllocatedDevices devices = this.devices;
+    return new ObjectEventHandler<>() {
       @Override
       public void onAdd(ResourceClaim obj) {
         devices.upsert(obj);
@@ -117,14 +134,23 @@ public final class DynamicResources implements PreEnqueuePlugin, PreFilterPlugin
       public void onDelete(ResourceClaim obj) {
         devices.delete(obj);
       }
-    });
-    return new DynamicResources(parsed, claims, slices, classes, devices,
-        new ClaimWriter(handle::client), System::nanoTime);
+    };
   }
 
   @Override
   public String name() {
     return NAME;
+  }
+
+  /**
+   * Pods without claims sign as nothing (this plugin skips them); a pod with claims cannot be
+   * batched, as upstream: its feasibility depends on devices other pods take.
+   */
+  @Override
+  public io.berth.framework.SignResult signPod(Pod pod) {
+    return PodClaims.hasClaims(pod)
+        ? io.berth.framework.SignResult.unsignable("pod has resource claims")
+        : io.berth.framework.SignResult.none();
   }
 
   AllocatedDevices allocatedDevices() {
@@ -398,7 +424,7 @@ public final class DynamicResources implements PreEnqueuePlugin, PreFilterPlugin
           devices.assumeWritten(written);
         }
         s.claims[i] = written;
-      } catch (ClaimWriter.BindException e) {
+      } catch (ClaimWrites.BindException e) {
         return Status.error(e.getMessage());
       } finally {
         if (allocation != null) {
