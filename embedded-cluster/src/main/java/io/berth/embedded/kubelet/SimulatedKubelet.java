@@ -40,7 +40,11 @@ import tools.jackson.databind.node.ObjectNode;
  * pod garbage collector does; pods bound to a node that never existed stay Pending.
  *
  * <p>Threading: {@link #onEvent} runs under the store lock and only updates {@code podsByNode} and schedules work;
- * one scheduler thread does the status writes. {@code podsByNode} is guarded by {@code this}.
+ * one scheduler thread does the status writes, in batches: every pod sync that has come due is queued in
+ * {@code due} and the queue is drained under one acquisition of the store's write lock (at most
+ * {@value #BATCH} pods at a time), so a burst of bindings costs one lock hand-off per batch, not one per pod.
+ * {@code podsByNode} is guarded by {@code this}; {@code due} is a concurrent queue drained only by the kubelet
+ * thread.
  */
 public final class SimulatedKubelet implements StoreListener, AutoCloseable {
 
@@ -53,6 +57,10 @@ public final class SimulatedKubelet implements StoreListener, AutoCloseable {
   // guarded by this: node name -> keys (namespace/name) of the pods bound to it
   private final Map<String, Set<String>> podsByNode = new HashMap<>();
   private final AtomicLong podIps = new AtomicLong();
+  /** Most pod syncs done under one write-lock acquisition. */
+  static final int BATCH = 64;
+  private final java.util.Queue<Runnable> due = new java.util.concurrent.ConcurrentLinkedQueue<>();
+  private final java.util.concurrent.atomic.AtomicBoolean drainPending = new java.util.concurrent.atomic.AtomicBoolean();
 
   public SimulatedKubelet(ResourceOperations ops, KubeletSettings settings) {
     this.ops = ops;
@@ -136,7 +144,7 @@ public final class SimulatedKubelet implements StoreListener, AutoCloseable {
   }
 
   private void schedule(String namespace, String name, Duration delay, boolean nodeDeleted) {
-    executor.schedule(() -> {
+    Runnable sync = () -> {
       try {
         syncPod(namespace, name, nodeDeleted);
       } catch (ApiException e) {
@@ -146,7 +154,43 @@ public final class SimulatedKubelet implements StoreListener, AutoCloseable {
       } catch (RuntimeException e) {
         LOG.warn("kubelet failed to sync pod {}/{}", namespace, name, e);
       }
-    }, Math.max(0, delay.toMillis()), TimeUnit.MILLISECONDS);
+    };
+    try {
+      executor.schedule(() -> {
+        due.add(sync);
+        requestDrain();
+      }, Math.max(0, delay.toMillis()), TimeUnit.MILLISECONDS);
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      // closed: nothing runs any more
+    }
+  }
+
+  /** Queues a drain behind every sync already due, so that they are written together. */
+  private void requestDrain() {
+    if (drainPending.compareAndSet(false, true)) {
+      try {
+        executor.execute(this::drain);
+      } catch (java.util.concurrent.RejectedExecutionException e) {
+        drainPending.set(false);
+      }
+    }
+  }
+
+  private void drain() {
+    drainPending.set(false);
+    store.write(() -> {
+      for (int i = 0; i < BATCH; i++) {
+        Runnable next = due.poll();
+        if (next == null) {
+          break;
+        }
+        next.run();
+      }
+      return null;
+    });
+    if (!due.isEmpty()) {
+      requestDrain();
+    }
   }
 
   private void syncPod(String namespace, String name, boolean nodeDeleted) {

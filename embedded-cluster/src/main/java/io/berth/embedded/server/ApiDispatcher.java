@@ -35,6 +35,7 @@ import tools.jackson.databind.node.ObjectNode;
 public final class ApiDispatcher extends Dispatcher {
 
   private static final Logger LOG = LoggerFactory.getLogger(ApiDispatcher.class);
+  private static final byte[] OK = "ok".getBytes(StandardCharsets.UTF_8);
 
   private final ResourceOperations ops;
   private final WatchHub watches;
@@ -66,13 +67,18 @@ public final class ApiDispatcher extends Dispatcher {
     this.tables = new TablePrinter(ops.clock());
   }
 
+  /** Serves a request that reached the fabric8 mock's transport (WebSocket upgrades). */
   @Override
   public MockResponse dispatch(RecordedRequest request) {
-    RequestInfo info = RequestInfo.parse(request.getMethod(), request.getPath());
+    return serve(RequestInfo.parse(request.getMethod(), request.getPath()), ApiRequest.of(request)).toMock();
+  }
+
+  /** Serves {@code request}, already parsed as {@code info}; never throws: failures become Status answers. */
+  ApiResponse serve(RequestInfo info, ApiRequest request) {
     record(info);
     UserInfo user;
     try {
-      user = access.admit(info, request.getHeader("Authorization"));
+      user = access.admit(info, request.header("Authorization"));
     } catch (ApiException e) {
       return Responses.error(e);
     }
@@ -80,18 +86,18 @@ public final class ApiDispatcher extends Dispatcher {
     if (failure.isPresent()) {
       return Responses.error(injected(failure.get()));
     }
-    MockResponse response;
+    ApiResponse response;
     try {
       response = route(info, request, user);
     } catch (ApiException e) {
       response = Responses.error(e);
     } catch (RuntimeException e) {
-      LOG.error("internal error serving {} {}", request.getMethod(), request.getPath(), e);
+      LOG.error("internal error serving {} {}", request.method(), request.uri(), e);
       response = Responses.error(ApiException.internal(e.toString()));
     }
     Duration delay = faults.latency(info.verb(), info.resourcePath());
-    if (!delay.isZero() && response.getWebSocketListener() == null) {
-      response.setBodyDelay(delay);
+    if (!delay.isZero() && response.webSocket() == null) {
+      response = response.delayed(delay);
     }
     return response;
   }
@@ -100,9 +106,8 @@ public final class ApiDispatcher extends Dispatcher {
    * Opens a watch streamed over chunked HTTP (the transport owns the response). Returns an error response to send
    * instead when the request is refused; otherwise the watch is open and {@code sink} receives its events.
    */
-  Optional<MockResponse> openHttpWatch(String method, String uri, String accept, String authorization,
+  Optional<ApiResponse> openHttpWatch(RequestInfo info, String accept, String authorization,
       Supplier<WatchSink> sink, java.util.function.Consumer<ServerWatch> opened) {
-    RequestInfo info = RequestInfo.parse(method, uri);
     record(info);
     try {
       access.admit(info, authorization);
@@ -122,13 +127,9 @@ public final class ApiDispatcher extends Dispatcher {
     }
   }
 
-  /** Whether a request (method and URI) is a watch that should be streamed over HTTP when not a WebSocket. */
-  static boolean isWatch(String method, String uri) {
-    if (!"GET".equalsIgnoreCase(method)) {
-      return false;
-    }
-    RequestInfo info = RequestInfo.parse(method, uri);
-    return info.resourceRequest() && info.verb().equals("watch");
+  /** Whether a request is a watch that should be streamed over HTTP when not a WebSocket. */
+  static boolean isWatch(RequestInfo info) {
+    return info.method().equals("GET") && info.resourceRequest() && info.verb().equals("watch");
   }
 
   private void record(RequestInfo info) {
@@ -148,13 +149,13 @@ public final class ApiDispatcher extends Dispatcher {
     return new ApiException(code, reason, "injected fault: " + code);
   }
 
-  private MockResponse route(RequestInfo info, RecordedRequest request, UserInfo user) {
+  private ApiResponse route(RequestInfo info, ApiRequest request, UserInfo user) {
     if (!info.resourceRequest()) {
       return nonResource(info);
     }
     Optional<ReviewEndpoints.ReviewResource> review = ReviewEndpoints.find(info);
     if (review.isPresent()) {
-      return reviews.serve(review.get(), info, request.getHeader("Content-Type"), body(request), user);
+      return reviews.serve(review.get(), info, request.header("Content-Type"), body(request), user);
     }
     if (info.resource().equals("bindings") && info.group().isEmpty() && info.verb().equals("create")) {
       ObjectNode binding = Json.parseObject(body(request));
@@ -194,10 +195,10 @@ public final class ApiDispatcher extends Dispatcher {
     }
   }
 
-  private MockResponse nonResource(RequestInfo info) {
+  private ApiResponse nonResource(RequestInfo info) {
     String path = info.path();
     if (path.equals("/healthz") || path.equals("/readyz") || path.equals("/livez")) {
-      return new MockResponse().setResponseCode(200).setHeader("Content-Type", "text/plain").setBody("ok");
+      return ApiResponse.of(200, "text/plain", OK);
     }
     Optional<byte[]> openApiDoc = openApi.document(path);
     if (openApiDoc.isPresent()) {
@@ -207,15 +208,15 @@ public final class ApiDispatcher extends Dispatcher {
         .orElseThrow(() -> new ApiException(404, "NotFound", "the server could not find the requested resource"));
   }
 
-  private MockResponse main(ResourceType type, RequestInfo info, RecordedRequest request) {
+  private ApiResponse main(ResourceType type, RequestInfo info, ApiRequest request) {
     return switch (info.verb()) {
       case "get" -> {
         StoredObject o = ops.get(type, info.namespace(), info.name());
-        yield TablePrinter.wantsTable(request.getHeader("Accept"))
+        yield TablePrinter.wantsTable(request.header("Accept"))
             ? tableResponse(tables.single(type, o.tree(), info.query().get("includeObject"), true))
             : Responses.object(200, o);
       }
-      case "list" -> list(type, info, request.getHeader("Accept"));
+      case "list" -> list(type, info, request.header("Accept"));
       case "watch" -> webSocketWatch(type, info, request);
       case "create" -> {
         ObjectNode body = Json.parseObject(body(request));
@@ -237,7 +238,7 @@ public final class ApiDispatcher extends Dispatcher {
     };
   }
 
-  private MockResponse status(ResourceType type, RequestInfo info, RecordedRequest request) {
+  private ApiResponse status(ResourceType type, RequestInfo info, ApiRequest request) {
     if (!type.hasStatus()) {
       throw new ApiException(404, "NotFound", "the server could not find the requested resource");
     }
@@ -251,7 +252,7 @@ public final class ApiDispatcher extends Dispatcher {
     };
   }
 
-  private MockResponse scale(ResourceType type, RequestInfo info, RecordedRequest request) {
+  private ApiResponse scale(ResourceType type, RequestInfo info, ApiRequest request) {
     if (!type.hasScale()) {
       throw new ApiException(404, "NotFound", "the server could not find the requested resource");
     }
@@ -273,12 +274,11 @@ public final class ApiDispatcher extends Dispatcher {
     return labels.and(fields);
   }
 
-  private static MockResponse tableResponse(byte[] body) {
-    return new MockResponse().setResponseCode(200).setHeader("Content-Type", TablePrinter.CONTENT_TYPE)
-        .setBody(body);
+  private static ApiResponse tableResponse(byte[] body) {
+    return ApiResponse.of(200, TablePrinter.CONTENT_TYPE, body);
   }
 
-  private MockResponse list(ResourceType type, RequestInfo info, String accept) {
+  private ApiResponse list(ResourceType type, RequestInfo info, String accept) {
     long limit = info.param("limit").map(ApiDispatcher::parseLimit).orElse(0L);
     Optional<String> token = info.param("continue").filter(s -> !s.isEmpty());
     ListPager.Page page;
@@ -325,7 +325,7 @@ public final class ApiDispatcher extends Dispatcher {
     });
   }
 
-  private MockResponse deleteCollection(ResourceType type, RequestInfo info, RecordedRequest request) {
+  private ApiResponse deleteCollection(ResourceType type, RequestInfo info, ApiRequest request) {
     DeleteOptions options = DeleteOptions.from(optionalBody(request), info);
     List<StoredObject> deleted = new ArrayList<>();
     for (StoredObject o : ops.store().list(type, info.namespace(), filter(type, info)).items()) {
@@ -356,7 +356,7 @@ public final class ApiDispatcher extends Dispatcher {
       }
     });
     boolean bookmarks = "true".equals(info.query().get("allowWatchBookmarks"));
-    java.util.function.Function<StoredObject, byte[]> render = StoredObject::json;
+    java.util.function.Function<StoredObject, byte[]> render = WatchHub.JSON;
     if (TablePrinter.wantsTable(accept)) {
       String includeObject = info.query().get("includeObject");
       render = o -> tables.single(type, o.tree(), includeObject, true);
@@ -365,14 +365,14 @@ public final class ApiDispatcher extends Dispatcher {
         bookmarks, timeout, render);
   }
 
-  private MockResponse webSocketWatch(ResourceType type, RequestInfo info, RecordedRequest request) {
-    WatchHub.WatchRequest watchRequest = watchRequest(info, request.getHeader("Accept"));
-    String upgrade = request.getHeader("Upgrade");
+  private ApiResponse webSocketWatch(ResourceType type, RequestInfo info, ApiRequest request) {
+    WatchHub.WatchRequest watchRequest = watchRequest(info, request.header("Accept"));
+    String upgrade = request.header("Upgrade");
     if (upgrade == null || !upgrade.toLowerCase(Locale.ROOT).contains("websocket")) {
       // The transport streams plain HTTP watches itself; reaching here means it could not.
       throw ApiException.badRequest("watch requests must be streamed");
     }
-    return new MockResponse().withWebSocketUpgrade(new WebSocketListener() {
+    return ApiResponse.upgrade(new WebSocketListener() {
       private volatile ServerWatch watch;
 
       @Override
@@ -405,12 +405,11 @@ public final class ApiDispatcher extends Dispatcher {
     });
   }
 
-  private static byte[] body(RecordedRequest request) {
-    io.fabric8.mockwebserver.http.Buffer body = request.getBody();
-    return body == null ? new byte[0] : body.getBytes();
+  private static byte[] body(ApiRequest request) {
+    return request.body();
   }
 
-  private static JsonNode optionalBody(RecordedRequest request) {
+  private static JsonNode optionalBody(ApiRequest request) {
     byte[] body = body(request);
     if (body.length == 0) {
       return null;
@@ -418,8 +417,8 @@ public final class ApiDispatcher extends Dispatcher {
     return Json.parse(body);
   }
 
-  private static String contentType(RecordedRequest request) {
-    String ct = request.getHeader("Content-Type");
+  private static String contentType(ApiRequest request) {
+    String ct = request.header("Content-Type");
     if (ct == null) {
       throw ApiException.unsupportedMediaType("(none)");
     }

@@ -2,6 +2,9 @@ package io.berth.embedded.server;
 
 import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpServerResponse;
 import io.fabric8.mockwebserver.vertx.HttpServerRequestHandler;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
@@ -17,10 +20,12 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The HTTP/WebSocket transport of the embedded API server, over plain HTTP or TLS (with a
- * {@link ServingCertificate}). It is the fabric8 mock web server's transport (its Vert.x request handler turns
- * requests into {@code RecordedRequest}s, upgrades WebSockets and writes {@code MockResponse}s) with one addition the
- * mock lacks: a watch requested without a WebSocket upgrade (kubectl, client-go) is streamed over chunked HTTP for
- * as long as the watch lasts, instead of as one finished body.
+ * {@link ServingCertificate}), on a Vert.x HTTP server. Plain requests are served by our own handler: the body is
+ * read into one array, the dispatcher answers with an {@link ApiResponse} and its bytes are written as one Vert.x
+ * buffer, on the connection's event loop, without the fabric8 mock's {@code RecordedRequest}/{@code MockResponse}
+ * conversions. WebSocket upgrades (fabric8's watches) go through the mock web server's Vert.x handler, which owns
+ * the WebSocket protocol. A watch requested without a WebSocket upgrade (kubectl, client-go) is streamed over
+ * chunked HTTP for as long as the watch lasts.
  *
  * <p>Lifecycle: {@link #start} once, {@link #stop} once; thread-safe after start (Vert.x owns the threads).
  */
@@ -57,26 +62,71 @@ public final class ApiTransport {
     }
     server = vertx.createHttpServer(options);
     server.requestHandler(request -> {
-      if (!isWebSocketUpgrade(request) && ApiDispatcher.isWatch(request.method().name(), request.uri())) {
-        streamWatch(request);
-      } else {
+      if (isWebSocketUpgrade(request)) {
         mockHandler.handle(request);
+        return;
+      }
+      RequestInfo info = RequestInfo.parse(request.method().name(), request.uri());
+      if (ApiDispatcher.isWatch(info)) {
+        streamWatch(request, info);
+      } else {
+        serve(request, info);
       }
     });
     return await(server.listen()).actualPort();
   }
 
-  private void streamWatch(HttpServerRequest request) {
+  /** Reads the whole body, dispatches on this event loop and writes the answer as one buffer. */
+  private void serve(HttpServerRequest request, RequestInfo info) {
+    request.body().onComplete(read -> {
+      HttpServerResponse response = request.response();
+      if (read.failed()) {
+        if (!response.ended() && !response.closed()) {
+          response.setStatusCode(400).end();
+        }
+        return;
+      }
+      Buffer body = read.result();
+      ApiResponse answer;
+      try {
+        answer = dispatcher.serve(info, new ApiRequest(info.method(), request.uri(), request::getHeader,
+            body == null || body.length() == 0 ? null : body.getBytes()));
+      } catch (RuntimeException | Error e) {
+        answer = Responses.error(ApiException.internal(e.toString()));
+      }
+      write(response, answer);
+    });
+  }
+
+  private void write(HttpServerResponse response, ApiResponse answer) {
+    if (response.closed()) {
+      return;
+    }
+    response.setStatusCode(answer.code());
+    if (answer.contentType() != null) {
+      response.putHeader(HttpHeaders.CONTENT_TYPE, answer.contentType());
+    }
+    Buffer out = Buffer.buffer(answer.body());
+    long delay = answer.bodyDelay().toMillis();
+    if (delay > 0) {
+      vertx.setTimer(delay, t -> {
+        if (!response.closed()) {
+          response.end(out);
+        }
+      });
+    } else {
+      response.end(out);
+    }
+  }
+
+  private void streamWatch(HttpServerRequest request, RequestInfo info) {
     Context context = vertx.getOrCreateContext();
     ServerWatch[] opened = new ServerWatch[1];
-    Optional<MockResponse> refused = dispatcher.openHttpWatch(request.method().name(), request.uri(),
-        request.getHeader("Accept"), request.getHeader("Authorization"),
-        () -> new ChunkedHttpSink(request.response(), context), w -> opened[0] = w);
+    Optional<ApiResponse> refused = dispatcher.openHttpWatch(info, request.getHeader("Accept"),
+        request.getHeader("Authorization"), () -> new ChunkedHttpSink(request.response(), context),
+        w -> opened[0] = w);
     if (refused.isPresent()) {
-      MockResponse r = refused.get();
-      request.response().setStatusCode(r.code());
-      r.getHeaders().toMultimap().forEach((k, v) -> request.response().headers().add(k, v));
-      request.response().end(io.vertx.core.buffer.Buffer.buffer(r.getBody().getBytes()));
+      write(request.response(), refused.get());
       return;
     }
     ServerWatch watch = opened[0];

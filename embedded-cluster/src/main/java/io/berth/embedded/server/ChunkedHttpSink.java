@@ -1,7 +1,9 @@
 package io.berth.embedded.server;
 
 import io.vertx.core.Context;
+import io.netty.buffer.Unpooled;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.internal.buffer.BufferInternal;
 import io.vertx.core.http.HttpServerResponse;
 
 /**
@@ -26,7 +28,16 @@ final class ChunkedHttpSink implements WatchSink {
 
   @Override
   public void send(byte[] event) {
-    Buffer chunk = Buffer.buffer(event.length + 1).appendBytes(event).appendByte((byte) '\n');
+    write(Buffer.buffer(event.length + 1).appendBytes(event).appendByte((byte) '\n'));
+  }
+
+  @Override
+  public void send(WatchFrame frame) {
+    // A view over the frame's shared bytes: no copy per watcher (each write owns its own ByteBuf wrapper).
+    write(BufferInternal.buffer(Unpooled.wrappedBuffer(frame.line())));
+  }
+
+  private void write(Buffer chunk) {
     context.runOnContext(v -> {
       if (!response.ended() && !response.closed()) {
         response.write(chunk);

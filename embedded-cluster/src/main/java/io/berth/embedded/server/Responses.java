@@ -1,6 +1,5 @@
 package io.berth.embedded.server;
 
-import io.fabric8.mockwebserver.http.MockResponse;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -18,20 +17,20 @@ public final class Responses {
   }
 
   /** A JSON response with {@code code} and {@code body}. */
-  public static MockResponse json(int code, byte[] body) {
-    return new MockResponse().setResponseCode(code).setHeader("Content-Type", JSON).setBody(body);
+  static ApiResponse json(int code, byte[] body) {
+    return ApiResponse.of(code, JSON, body);
   }
 
-  public static MockResponse object(int code, StoredObject object) {
+  static ApiResponse object(int code, StoredObject object) {
     return json(code, object.json());
   }
 
-  public static MockResponse tree(int code, ObjectNode tree) {
+  static ApiResponse tree(int code, ObjectNode tree) {
     return json(code, Json.bytes(tree));
   }
 
   /** The response for a failed request. */
-  public static MockResponse error(ApiException e) {
+  static ApiResponse error(ApiException e) {
     return json(e.code(), statusBytes(e));
   }
 
@@ -61,14 +60,20 @@ public final class Responses {
   }
 
   /** A success {@code metav1.Status} (binding, eviction, deletecollection answers). */
-  public static MockResponse success(int code) {
+  static ApiResponse success(int code) {
+    return json(code, code == 201 ? CREATED : successBytes(code));
+  }
+
+  private static final byte[] CREATED = successBytes(201);
+
+  private static byte[] successBytes(int code) {
     ObjectNode status = Json.object();
     status.put("kind", "Status");
     status.put("apiVersion", "v1");
     status.putObject("metadata");
     status.put("status", "Success");
     status.put("code", code);
-    return tree(code, status);
+    return Json.bytes(status);
   }
 
   /** A list of {@code type} whose items are the stored objects' own JSON. */

@@ -5,7 +5,6 @@ import io.berth.embedded.auth.AuthorizationDecision;
 import io.berth.embedded.auth.RbacAuthorizer;
 import io.berth.embedded.auth.TokenAuthenticator;
 import io.berth.embedded.auth.UserInfo;
-import io.fabric8.mockwebserver.http.MockResponse;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -74,7 +73,7 @@ final class ReviewEndpoints {
    * Answers {@code info} on {@code resource}, a create with {@code body} (JSON, or protobuf as client-go's typed
    * clients send) by {@code user}; the answer is JSON.
    */
-  MockResponse serve(ReviewResource resource, RequestInfo info, String contentType, byte[] body, UserInfo user) {
+  ApiResponse serve(ReviewResource resource, RequestInfo info, String contentType, byte[] body, UserInfo user) {
     if (!info.verb().equals("create") || !info.name().isEmpty() || !info.subresource().isEmpty()) {
       throw ApiException.methodNotAllowed("the server does not allow this method on the requested resource");
     }

@@ -14,8 +14,6 @@ import java.util.function.Predicate;
  */
 final class ServerWatch {
 
-  private static final byte[] SUFFIX = "}".getBytes(StandardCharsets.UTF_8);
-
   private final ResourceType type;
   private final String namespace;
   private final Predicate<StoredObject> filter;
@@ -54,6 +52,14 @@ final class ServerWatch {
 
   /** Sends what this watcher sees of {@code event}, if anything. */
   void deliver(WatchEvent event) {
+    deliver(event, new EventFrames(event.object()));
+  }
+
+  /**
+   * Sends what this watcher sees of {@code event}, if anything, taking the JSON frames from {@code frames} (shared
+   * by every watcher of this event) when this watch renders plain JSON.
+   */
+  void deliver(WatchEvent event, EventFrames frames) {
     if (closed.get() || event.object().type() != type) {
       return;
     }
@@ -61,25 +67,33 @@ final class ServerWatch {
     switch (event.type()) {
       case ADDED -> {
         if (now) {
-          send("ADDED", render.apply(event.object()));
+          emit("ADDED", event.object(), frames);
         }
       }
       case MODIFIED -> {
         boolean before = selects(event.previous());
         if (now && before) {
-          send("MODIFIED", render.apply(event.object()));
+          emit("MODIFIED", event.object(), frames);
         } else if (now) {
-          send("ADDED", render.apply(event.object()));
+          emit("ADDED", event.object(), frames);
         } else if (before) {
-          send("DELETED", render.apply(event.object()));
+          emit("DELETED", event.object(), frames);
         }
       }
       case DELETED -> {
         if (now || selects(event.previous())) {
-          send("DELETED", render.apply(event.object()));
+          emit("DELETED", event.object(), frames);
         }
       }
       default -> throw new IllegalStateException("unknown event type " + event.type());
+    }
+  }
+
+  private void emit(String eventType, StoredObject object, EventFrames frames) {
+    if (render == WatchHub.JSON) {
+      sink.send(frames.frame(eventType));
+    } else {
+      sink.send(WatchFrame.of(eventType, render.apply(object)));
     }
   }
 
@@ -107,12 +121,7 @@ final class ServerWatch {
   }
 
   private void send(String eventType, byte[] object) {
-    byte[] prefix = ("{\"type\":\"" + eventType + "\",\"object\":").getBytes(StandardCharsets.UTF_8);
-    byte[] out = new byte[prefix.length + object.length + SUFFIX.length];
-    System.arraycopy(prefix, 0, out, 0, prefix.length);
-    System.arraycopy(object, 0, out, prefix.length, object.length);
-    System.arraycopy(SUFFIX, 0, out, prefix.length + object.length, SUFFIX.length);
-    sink.send(out);
+    sink.send(WatchFrame.of(eventType, object));
   }
 
   /** Ends the watch (server side or after the client went away). Idempotent. */

@@ -31,6 +31,9 @@ public final class WatchHub implements StoreListener {
       java.util.function.Function<StoredObject, byte[]> render) {
   }
 
+  /** The plain JSON rendering of watched objects; watches using it share each event's encoded frames. */
+  public static final java.util.function.Function<StoredObject, byte[]> JSON = StoredObject::json;
+
   private final ObjectStore store;
   private final List<ServerWatch> watches = new CopyOnWriteArrayList<>();
   private final ScheduledExecutorService scheduler;
@@ -119,10 +122,11 @@ public final class WatchHub implements StoreListener {
 
   @Override
   public void onEvent(WatchEvent event) {
+    EventFrames frames = new EventFrames(event.object());
     for (ServerWatch w : watches) {
       if (w.type() == event.object().type()) {
         try {
-          w.deliver(event);
+          w.deliver(event, frames);
         } catch (RuntimeException e) {
           LOG.warn("dropping watch on {} after a delivery failure: {}", w.type().resource(), e.toString());
           w.close();

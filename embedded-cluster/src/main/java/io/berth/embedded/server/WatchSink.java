@@ -9,6 +9,11 @@ interface WatchSink {
   /** Sends one watch event (a JSON object {@code {"type":..,"object":..}}). */
   void send(byte[] event);
 
+  /** Sends one watch event encoded once for every watcher; the default sends its JSON bytes. */
+  default void send(WatchFrame frame) {
+    send(frame.bytes());
+  }
+
   /** Ends the watch from the server side. Idempotent. */
   void close();
 }

@@ -29,6 +29,12 @@ final class WebSocketSink implements WatchSink {
   }
 
   @Override
+  public void send(WatchFrame frame) {
+    String text = frame.text();
+    context.runOnContext(v -> socket.send(text));
+  }
+
+  @Override
   public void close() {
     context.runOnContext(v -> socket.close(1000, "watch closed"));
   }
