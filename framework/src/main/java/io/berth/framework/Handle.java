@@ -39,6 +39,17 @@ public interface Handle {
    */
   <T extends HasMetadata> ObjectLister<T> lister(Class<T> type);
 
+  /**
+   * An index over the informer of {@code type} under {@code indexName}, each object filed under the
+   * keys {@code keys} returns (fast, side-effect free; empty leaves it out). Call it from a plugin
+   * factory, before the informers start; the first registration of a name wins (plugins name their
+   * indexes after themselves). By default, and without informers, it scans {@link #lister}.
+   */
+  default <T extends HasMetadata> ObjectIndex<T> index(Class<T> type, String indexName,
+      java.util.function.Function<? super T, java.util.List<String>> keys) {
+    return ObjectIndex.scanning(lister(type), keys);
+  }
+
   EventRecorder eventRecorder();
 
   Parallelizer parallelizer();

@@ -21,4 +21,14 @@ public interface NodeInfoLister {
 
   /** Whether some scheduled pod uses the PVC {@code namespace/claimName}. */
   boolean isPvcUsedByPods(String key);
+
+  /**
+   * A number that changes whenever the nodes or their pods change, except when a group scheduling
+   * cycle tentatively places members of the group it is placing (so a gang plugin may cache, per
+   * group and version, figures that count the group's own members as free); negative when the
+   * lister cannot tell (then nothing may be cached). By default -1.
+   */
+  default long version() {
+    return -1;
+  }
 }

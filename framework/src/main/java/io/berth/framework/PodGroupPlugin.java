@@ -18,4 +18,14 @@ public interface PodGroupPlugin extends Plugin {
 
   /** Every pod the informer knows in {@code group}, bound or not (shared: never mutate). */
   List<Pod> members(PodGroupRef group);
+
+  /**
+   * At most how many members one group cycle places (at least 1). A group with more queued
+   * members is placed in chunks of this size, each all or nothing; a chunk short of
+   * {@code minMember} is assumed and waits at Permit for the later chunks (the per-pod path's
+   * wait). By default unbounded.
+   */
+  default int maxGroupCycleMembers() {
+    return Integer.MAX_VALUE;
+  }
 }

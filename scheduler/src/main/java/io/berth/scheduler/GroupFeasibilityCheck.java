@@ -11,7 +11,10 @@ import io.berth.scheduler.cache.Snapshot;
 import io.berth.scheduler.cache.SnapshotAmendment;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -20,7 +23,10 @@ import java.util.Optional;
  * {@link SchedulingAlgorithm#schedulePod} per member, each on the snapshot amended by the members
  * before it) on the snapshot without the victims, with no Reserve, Permit or cache change, and
  * reverts the snapshot before answering. Uses a scheduling cycle number that no batch follows, so
- * opportunistic batching never reuses a what-if's scores. Confined to the scheduling thread.
+ * opportunistic batching never reuses a what-if's scores. Remembers where the members went in the
+ * last what-if that fit ({@link #lastFit}): the preemptor's victims are those of that what-if (a
+ * plugin only keeps a victim set it was told fits), so those are the nodes the members are
+ * nominated to. Confined to the scheduling thread.
  */
 final class GroupFeasibilityCheck implements GroupPreemptionPlugin.GroupFeasibility {
   /** No real cycle follows this one, so the batch state it leaves is never used. */
@@ -32,6 +38,8 @@ final class GroupFeasibilityCheck implements GroupPreemptionPlugin.GroupFeasibil
   private final Snapshot snapshot;
   private final List<QueuedPodInfo> members;
   private final int needed;
+  // confined to the scheduling thread: member uid -> node of the last what-if that fit
+  private Map<String, String> lastFit = Map.of();
 
   GroupFeasibilityCheck(Framework fw, PodGroupPlugin groups, SchedulingAlgorithm algorithm,
       Snapshot snapshot, List<QueuedPodInfo> members, int needed) {
@@ -48,6 +56,7 @@ final class GroupFeasibilityCheck implements GroupPreemptionPlugin.GroupFeasibil
     SnapshotAmendment amendment = new SnapshotAmendment(snapshot);
     try {
       victims.forEach(amendment::remove);
+      Map<String, String> hosts = new LinkedHashMap<>();
       int placed = 0;
       for (int i = 0; i < members.size(); i++) {
         Pod pod = members.get(i).pod();
@@ -55,21 +64,31 @@ final class GroupFeasibilityCheck implements GroupPreemptionPlugin.GroupFeasibil
           String host = algorithm.schedulePod(fw, new CycleState(), pod, snapshot, WHAT_IF_CYCLE)
               .suggestedHost();
           amendment.assume(new PodBuilder(pod).editSpec().withNodeName(host).endSpec().build());
+          hosts.put(pod.getMetadata().getUid(), host);
           placed++;
         } catch (FitError | SchedulingAlgorithm.NoNodesAvailableException | StatusException e) {
           // this member does not fit: the others may still make minMember
         }
         if (placed >= needed) {
+          lastFit = hosts;
           return true;
         }
         if (placed + members.size() - i - 1 < needed) {
           return false;
         }
       }
-      return placed >= needed;
+      return false;
     } finally {
       amendment.revert();
     }
+  }
+
+  /**
+   * Member uid to node in the last what-if that answered true (members the what-if did not need
+   * or could not place are absent); empty before any did.
+   */
+  Map<String, String> lastFit() {
+    return Collections.unmodifiableMap(lastFit);
   }
 
   @Override

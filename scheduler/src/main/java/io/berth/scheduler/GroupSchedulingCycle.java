@@ -19,7 +19,9 @@ import io.fabric8.kubernetes.api.model.Pod;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -91,6 +93,17 @@ final class GroupSchedulingCycle {
     if (1 + queued.size() + assigned[0] < group.minMember()) {
       return false;
     }
+    // a group larger than one cycle may place goes in chunks: the highest-priority members first
+    // (then by name: their first attempts are not known before they are popped); the rest stay
+    // queued and open the next chunk's cycle
+    int limit = Math.max(1, plugin.get().maxGroupCycleMembers());
+    boolean chunked = 1 + queued.size() > limit;
+    if (chunked) {
+      queued = new ArrayList<>(queued);
+      queued.sort(Comparator.comparingInt((Pod p) -> -priority(p))
+          .thenComparing(p -> p.getMetadata().getName()));
+      queued = queued.subList(0, limit - 1);
+    }
     long firstCycle = queue.schedulingCycle();
     List<QueuedPodInfo> members = new ArrayList<>(queued.size() + 1);
     members.add(first);
@@ -107,7 +120,7 @@ final class GroupSchedulingCycle {
       }
     }
     members.sort(ORDER);
-    run(fw, plugin.get(), group, members, assigned[0], firstCycle, start);
+    run(fw, plugin.get(), group, members, assigned[0], chunked, firstCycle, start);
     return true;
   }
 
@@ -161,8 +174,11 @@ final class GroupSchedulingCycle {
   }
 
   private void run(Framework fw, PodGroupPlugin plugin, PodGroupRef group,
-      List<QueuedPodInfo> members, int assigned, long firstCycle, long start) {
-    int needed = group.minMember() - assigned;
+      List<QueuedPodInfo> members, int assigned, boolean chunked, long firstCycle, long start) {
+    // a chunk short of minMember commits when every member of it is placed: its members then
+    // wait at Permit for the later chunks, as late members of the per-pod path do
+    int needed = chunked ? Math.min(group.minMember() - assigned, members.size())
+        : group.minMember() - assigned;
     GroupPlacement placement = new GroupPlacement(fw, cache, queue, new SnapshotAmendment(snapshot));
     Status[] outcome = new Status[members.size()];
     Status error = null;
@@ -189,6 +205,10 @@ final class GroupSchedulingCycle {
     }
     int placed = placement.size();
     String summary;
+    // member uid -> nomination: preemption nominates the members it made room for (upstream's
+    // PostFilter result); a failed commit clears them, as the per-pod path's Reserve/Permit do
+    Map<String, NominatingInfo> nominations = new HashMap<>();
+    NominatingInfo others = NominatingInfo.NOOP;
     if (error == null && placed >= needed) {
       Status committed = placement.commit();
       if (committed.isSuccess()) {
@@ -199,6 +219,7 @@ final class GroupSchedulingCycle {
         return;
       }
       error = committed.isRejected() ? null : committed;
+      others = NominatingInfo.override("");
       summary = "PodGroup \"" + group.key() + "\": " + placed + " members fit, but assuming them "
           + "together failed, so none is placed (" + messageOf(committed) + ")";
     } else {
@@ -207,9 +228,11 @@ final class GroupSchedulingCycle {
           ? "scheduling a member failed, so none is placed (" + firstFailure + ")"
           : "only " + (placed + assigned) + " of the " + group.minMember()
               + " members it needs (minMember) can be placed together, so none is placed; "
-              + failed + " member(s) do not fit (" + firstFailure + ")");
+              + failed + " member(s) do not fit (" + firstFailure + ")")
+          + (chunked ? " [this cycle placed a chunk of " + members.size() + " members: the group"
+              + " is larger than one group cycle places (maxGroupCycleMembers)]" : "");
       if (error == null) {
-        summary += preempt(fw, plugin, group, members, needed);
+        summary += preempt(fw, plugin, group, members, needed, nominations);
       }
     }
     LOG.debug("{}", summary);
@@ -220,7 +243,8 @@ final class GroupSchedulingCycle {
       Status own = outcome[i];
       Status report = own != null && !own.isSuccess() ? withGroup(own, summary)
           : groupRejection(plugin, pInfo.pod(), summary, error != null);
-      scheduler.handleFailure(fw, pInfo, report, NominatingInfo.NOOP, start);
+      scheduler.handleFailure(fw, pInfo, report,
+          nominations.getOrDefault(pInfo.pod().getMetadata().getUid(), others), start);
     }
   }
 
@@ -230,18 +254,23 @@ final class GroupSchedulingCycle {
    * gone; the members go back to the queue either way. Returns what to add to the message.
    */
   private String preempt(Framework fw, PodGroupPlugin plugin, PodGroupRef group,
-      List<QueuedPodInfo> members, int needed) {
+      List<QueuedPodInfo> members, int needed, Map<String, NominatingInfo> nominations) {
     Optional<GroupPreemptionPlugin> preemption = fw.groupPreemptionPlugin();
     if (preemption.isEmpty()) {
       return "";
     }
     Status s;
+    GroupFeasibilityCheck check = new GroupFeasibilityCheck(fw, plugin, algorithm, snapshot,
+        members, needed);
     try {
       s = preemption.get().preemptForGroup(group, members.stream().map(QueuedPodInfo::pod)
-          .toList(), new GroupFeasibilityCheck(fw, plugin, algorithm, snapshot, members, needed));
+          .toList(), check);
     } catch (RuntimeException e) {
       LOG.error("preemption for PodGroup {} failed", group.key(), e);
       return "; preemption failed: " + e.getMessage();
+    }
+    if (s.isSuccess()) {
+      check.lastFit().forEach((uid, node) -> nominations.put(uid, NominatingInfo.override(node)));
     }
     return s.isSuccess() ? "; preemption: lower-priority pods are being evicted to make room for"
         + " the whole group" : "; " + s.message();

@@ -13,7 +13,11 @@ import java.util.Optional;
  * first request, so plugin factories must ask before the factory starts). Thread-safe.
  */
 public final class InformerListers implements ListerProvider {
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(InformerListers.class);
+
   private final SharedInformerFactory informers;
+  // "type/indexName" of every index added to an informer; guarded by itself
+  private final java.util.Set<String> indexes = new java.util.HashSet<>();
 
   public InformerListers(SharedInformerFactory informers) {
     this.informers = informers;
@@ -39,6 +43,30 @@ public final class InformerListers implements ListerProvider {
             : lister.get(namespace, name);
       }
     };
+  }
+
+  /**
+   * Adds {@code indexName} to the informer's indexer (the first registration of a name wins, so
+   * that every profile's instance of a plugin shares one index). When the informer has already
+   * started, indexes can no longer be added: the answer then scans the lister, with a warning.
+   */
+  @Override
+  public <T extends HasMetadata> io.berth.framework.ObjectIndex<T> index(Class<T> type,
+      String indexName, java.util.function.Function<? super T, List<String>> keys) {
+    Lister<T> lister = informers.lister(type);
+    synchronized (indexes) {
+      if (indexes.add(type.getName() + "/" + indexName)) {
+        try {
+          informers.informerFor(type).addIndexers(java.util.Map.of(indexName, keys::apply));
+        } catch (IllegalStateException started) {
+          indexes.remove(type.getName() + "/" + indexName);
+          LOG.warn("index {} on {} added after the informer started; lookups scan the lister",
+              indexName, type.getSimpleName());
+          return io.berth.framework.ObjectIndex.scanning(lister(type), keys);
+        }
+      }
+    }
+    return key -> lister.byIndex(indexName, key);
   }
 
   /** Adapts a plugin's handler to the factory's informer; the supplier is the registration's hasSynced. */

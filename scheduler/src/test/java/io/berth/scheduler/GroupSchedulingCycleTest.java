@@ -62,6 +62,14 @@ class GroupSchedulingCycleTest {
     final Map<String, String> bound = new ConcurrentHashMap<>();
     final Set<String> rejectAtPermit = ConcurrentHashMap.newKeySet();
     volatile boolean waitAtPermit;
+    // when set: Permit waits until minMember members of the group are reserved, then allows all
+    volatile boolean gangPermit;
+    volatile int maxGroupCycleMembers = Integer.MAX_VALUE;
+
+    @Override
+    public int maxGroupCycleMembers() {
+      return maxGroupCycleMembers;
+    }
 
     @Override
     public String name() {
@@ -98,6 +106,15 @@ class GroupSchedulingCycleTest {
       if (rejectAtPermit.contains(pod.getMetadata().getName())) {
         return PermitResult.of(Status.unschedulable("told to reject " + pod.getMetadata().getName()));
       }
+      if (gangPermit) {
+        String g = pod.getMetadata().getLabels().get(GROUP_LABEL);
+        long reservedInGroup = reserved.stream().filter(n -> n.startsWith(g + "-")).count();
+        if (reservedInGroup < minMember.get(g)) {
+          return PermitResult.waitFor(Duration.ofMinutes(1));
+        }
+        fw.iterateOverWaitingPods(w -> w.allow(name()));
+        return PermitResult.ALLOW;
+      }
       return waitAtPermit ? PermitResult.waitFor(Duration.ofMinutes(1)) : PermitResult.ALLOW;
     }
 
@@ -126,7 +143,10 @@ class GroupSchedulingCycleTest {
   }
 
   private final Set<String> deleted = ConcurrentHashMap.newKeySet();
+  // pod name -> the status.nominatedNodeName the scheduler last wrote ("" clears)
+  private final Map<String, String> nominatedInApi = new ConcurrentHashMap<>();
   private boolean withPreemption;
+  private boolean withVolumeRestrictions;
 
   private void start(int nodes, String cpuPerNode) {
     for (int i = 0; i < nodes; i++) {
@@ -141,11 +161,15 @@ class GroupSchedulingCycleTest {
     if (withPreemption) {
       refs.add(PluginRef.of("DefaultPreemption"));
     }
+    if (withVolumeRestrictions) {
+      refs.add(PluginRef.of(io.berth.plugins.volumerestrictions.VolumeRestrictions.NAME));
+    }
     ProfileConfig profile = new ProfileConfig("default-scheduler", Map.of(),
         new PluginSet(refs, List.of()), Map.of(), OptionalInt.of(100));
     PodApi api = new PodApi() {
       @Override
       public boolean patchStatus(Pod pod, PodStatusPatch patch) {
+        patch.nominatedNodeName().ifPresent(n -> nominatedInApi.put(pod.getMetadata().getName(), n));
         return true;
       }
 
@@ -155,7 +179,7 @@ class GroupSchedulingCycleTest {
         return true;
       }
     };
-    fw = FrameworkRuntime.builder(registry, profile).podApi(api).listers(InformerListers.empty())
+    fw = FrameworkRuntime.builder(registry, profile).podApi(api).listers(rwopClaimLister())
         .parallelizer(new DefaultParallelizer(1)).snapshot(() -> snapshot)
         .eventRecorder((obj, type, reason, action, message) -> {
           if (reason.equals("FailedScheduling")) {
@@ -169,6 +193,44 @@ class GroupSchedulingCycleTest {
         new PodStatusUpdater(api), p -> informer.stream().filter(i -> i.getMetadata().getUid()
             .equals(p.getMetadata().getUid())).findFirst(), new SchedulerMetrics(new SimpleMeterRegistry()),
         Clock.systemUTC(), bindingPool);
+  }
+
+  /** No objects but one PVC, default/data, ReadWriteOncePod. */
+  private static io.berth.framework.runtime.ListerProvider rwopClaimLister() {
+    io.fabric8.kubernetes.api.model.PersistentVolumeClaim claim =
+        new io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder().withNewMetadata()
+            .withNamespace("default").withName("data").endMetadata().withNewSpec()
+            .withAccessModes("ReadWriteOncePod").endSpec().build();
+    io.berth.framework.runtime.ListerProvider empty = InformerListers.empty();
+    return new io.berth.framework.runtime.ListerProvider() {
+      @Override
+      @SuppressWarnings("unchecked")
+      public <T extends io.fabric8.kubernetes.api.model.HasMetadata>
+          io.berth.framework.ObjectLister<T> lister(Class<T> type) {
+        if (type != io.fabric8.kubernetes.api.model.PersistentVolumeClaim.class) {
+          return empty.lister(type);
+        }
+        return (io.berth.framework.ObjectLister<T>) new io.berth.framework.ObjectLister<
+            io.fabric8.kubernetes.api.model.PersistentVolumeClaim>() {
+          @Override
+          public List<io.fabric8.kubernetes.api.model.PersistentVolumeClaim> list() {
+            return List.of(claim);
+          }
+
+          @Override
+          public List<io.fabric8.kubernetes.api.model.PersistentVolumeClaim> list(String ns) {
+            return ns.equals("default") ? List.of(claim) : List.of();
+          }
+
+          @Override
+          public Optional<io.fabric8.kubernetes.api.model.PersistentVolumeClaim> get(String ns,
+              String name) {
+            return ns.equals("default") && name.equals("data") ? Optional.of(claim)
+                : Optional.empty();
+          }
+        };
+      }
+    };
   }
 
   private void group(String name, int min, int size) {
@@ -284,6 +346,43 @@ class GroupSchedulingCycleTest {
     assertThat(failures).hasSize(3).allMatch(m -> m.contains("PodGroup \"default/hi\"")
         && m.contains("preemption: lower-priority pods are being evicted"));
     assertNothingAssumed();
+    // as upstream's preemption: each member is nominated to the node the what-if put it on, in
+    // the queue's nominator and in status.nominatedNodeName, within what the eviction frees
+    Map<String, Long> perNode = new java.util.HashMap<>();
+    for (int i = 0; i < 3; i++) {
+      String name = "hi-" + i;
+      String node = queue.nominatedNodeName(name).orElseThrow(() -> new AssertionError(
+          "no nomination for " + name));
+      assertThat(nominatedInApi).containsEntry(name, node);
+      perNode.merge(node, 1L, Long::sum);
+    }
+    assertThat(perNode.getOrDefault("n0", 0L)).isLessThanOrEqualTo(2);
+    assertThat(perNode.getOrDefault("n1", 0L)).isLessThanOrEqualTo(1);
+  }
+
+  @Test
+  void aGroupThatFailsWithoutPreemptionLeavesNominationsAlone() throws Exception {
+    start(2, "2");
+    group("g", 5, 5);
+    scheduler.scheduleOne();
+    for (int i = 0; i < 5; i++) {
+      assertThat(queue.nominatedNodeName("g-" + i)).isEmpty();
+    }
+    assertThat(nominatedInApi).isEmpty();
+  }
+
+  @Test
+  void aFailedCommitClearsTheMembersNominations() throws Exception {
+    start(2, "2");
+    gang.rejectAtPermit.add("g-3");
+    group("g", 4, 4);
+    scheduler.scheduleOne();
+    // as the per-pod path after a Reserve or Permit failure (upstream's clearNominatedNode): the
+    // status write clears status.nominatedNodeName
+    for (int i = 0; i < 4; i++) {
+      assertThat(queue.nominatedNodeName("g-" + i)).isEmpty();
+    }
+    assertThat(nominatedInApi).hasSize(4).allSatisfy((pod, node) -> assertThat(node).isEmpty());
   }
 
   @Test
@@ -316,5 +415,57 @@ class GroupSchedulingCycleTest {
     // the per-pod cycle took one pod; the other is still queued
     assertThat(queue.activeSize()).isEqualTo(1);
     await().atMost(Duration.ofSeconds(10)).until(() -> gang.bound.size() == 1);
+  }
+
+  @Test
+  void aGroupLargerThanOneCyclePlacesIsPlacedInChunksTheFirstWaitingAtPermit() throws Exception {
+    start(3, "2");
+    gang.gangPermit = true;
+    gang.maxGroupCycleMembers = 4;
+    group("g", 6, 6);
+    scheduler.scheduleOne();
+    // the first chunk: four members assumed, parked at Permit; the other two still queued
+    assertThat(queue.activeSize()).isEqualTo(2);
+    await().atMost(Duration.ofSeconds(10)).until(() -> waitingPods() == 4);
+    assertThat(gang.bound).isEmpty();
+    scheduler.scheduleOne();
+    // the second chunk completes minMember: every member is allowed and binds
+    assertThat(queue.activeSize()).isZero();
+    await().atMost(Duration.ofSeconds(10)).until(() -> gang.bound.size() == 6);
+    assertThat(failures).isEmpty();
+  }
+
+  @Test
+  void aChunkThatDoesNotFitWhollyIsDiscarded() throws Exception {
+    start(1, "3");
+    gang.gangPermit = true;
+    gang.maxGroupCycleMembers = 4;
+    group("g", 6, 6);
+    scheduler.scheduleOne();
+    assertThat(waitingPods()).isZero();
+    assertThat(gang.reserved).isEmpty();
+    assertThat(failures).hasSize(4).allMatch(m -> m.contains("maxGroupCycleMembers"));
+    assertThat(queue.activeSize()).isEqualTo(2);
+  }
+
+  @Test
+  void aMemberPlacedEarlierInTheCycleHoldsItsReadWriteOncePodClaimAgainstTheNext() throws Exception {
+    withVolumeRestrictions = true;
+    start(2, "4");
+    minMember.put("g", 2);
+    for (int i = 0; i < 2; i++) {
+      Pod pod = new PodBuilder(SchedulerIT.pod("g-" + i, "1", "default-scheduler"))
+          .editMetadata().withUid("g-" + i).addToLabels(GROUP_LABEL, "g").endMetadata()
+          .editSpec().addNewVolume().withName("data").withNewPersistentVolumeClaim()
+          .withClaimName("data").endPersistentVolumeClaim().endVolume().endSpec().build();
+      informer.add(pod);
+      queue.add(pod);
+    }
+    scheduler.scheduleOne();
+    // without the claim in the amended snapshot both would be placed (room for eight)
+    assertNothingLeftBehind();
+    assertThat(gang.bound).isEmpty();
+    assertThat(failures).hasSize(2).allMatch(m -> m.contains("only 1 of the 2 members"));
+    assertThat(failures).anyMatch(m -> m.contains("ReadWriteOncePod"));
   }
 }

@@ -126,9 +126,10 @@ public final class GangThroughputRun {
         "    args: {defaultingType: List}"), registry);
     SimpleMeterRegistry meters = new SimpleMeterRegistry();
     HarnessPodApi podApi = new HarnessPodApi(current, () -> ref.get().podHandler());
+    PodIndexes indexes = new PodIndexes(current);
     SchedulerAssembly assembly = SchedulerAssembly.builder(config, registry)
         .informerPod(p -> Optional.ofNullable(current.get(key(p))))
-        .listers(podListerOver(current))
+        .listers(podListerOver(current, indexes))
         .podApi(podApi)
         .featureGates(FeatureGates.parse(System.getProperty("berth.featureGates", "")))
         .meterRegistry(meters)
@@ -159,6 +160,7 @@ public final class GangThroughputRun {
       for (int g = 0; g < gangs; g++) {
         for (Pod pod : members.get(g)) {
           current.put(key(pod), pod);
+          indexes.file(pod);
           assembly.podHandler().onAdd(pod, false);
         }
         complete.set(g, System.nanoTime());
@@ -202,7 +204,47 @@ public final class GangThroughputRun {
   }
 
   /** The pod lister Coscheduling reads (members of a group), over the harness's pods. */
-  private static ListerProvider podListerOver(Map<String, Pod> current) {
+  /**
+   * The harness's stand-in for the informer's indexes: each pod is filed once, when the driver adds
+   * it (a harness pod never changes its group and is never deleted), and looked up by key in
+   * {@code current}, so lookups see the pod's latest version. Thread-safe: concurrent maps.
+   */
+  private static final class PodIndexes {
+    private final Map<String, Pod> current;
+    private final Map<String, java.util.function.Function<? super Pod, List<String>>> functions =
+        new ConcurrentHashMap<>();
+    // index name + "\0" + key -> pod keys
+    private final Map<String, java.util.Set<String>> filed = new ConcurrentHashMap<>();
+
+    PodIndexes(Map<String, Pod> current) {
+      this.current = current;
+    }
+
+    void file(Pod pod) {
+      functions.forEach((name, keys) -> {
+        for (String k : keys.apply(pod)) {
+          filed.computeIfAbsent(name + "\0" + k, x -> ConcurrentHashMap.newKeySet()).add(key(pod));
+        }
+      });
+    }
+
+    io.berth.framework.ObjectIndex<Pod> register(String name,
+        java.util.function.Function<? super Pod, List<String>> keys) {
+      functions.putIfAbsent(name, keys);
+      return k -> {
+        List<Pod> out = new ArrayList<>();
+        for (String podKey : filed.getOrDefault(name + "\0" + k, java.util.Set.of())) {
+          Pod p = current.get(podKey);
+          if (p != null) {
+            out.add(p);
+          }
+        }
+        return out;
+      };
+    }
+  }
+
+  private static ListerProvider podListerOver(Map<String, Pod> current, PodIndexes indexes) {
     ObjectLister<Pod> pods = new ObjectLister<>() {
       @Override
       public List<Pod> list() {
@@ -226,6 +268,18 @@ public final class GangThroughputRun {
       }
     };
     return new ListerProvider() {
+      @Override
+      @SuppressWarnings("unchecked")
+      public <T extends HasMetadata> io.berth.framework.ObjectIndex<T> index(Class<T> type,
+          String indexName, java.util.function.Function<? super T, List<String>> keys) {
+        if (type != Pod.class) {
+          return ListerProvider.super.index(type, indexName, keys);
+        }
+        return (io.berth.framework.ObjectIndex<T>) (io.berth.framework.ObjectIndex<?>)
+            indexes.register(indexName, (java.util.function.Function<? super Pod, List<String>>)
+                (java.util.function.Function<?, ?>) keys);
+      }
+
       @Override
       @SuppressWarnings("unchecked")
       public <T extends HasMetadata> ObjectLister<T> lister(Class<T> type) {

@@ -385,6 +385,12 @@ public final class FrameworkRuntime implements Framework {
   }
 
   @Override
+  public <T extends HasMetadata> io.berth.framework.ObjectIndex<T> index(Class<T> type,
+      String indexName, java.util.function.Function<? super T, java.util.List<String>> keys) {
+    return listers.index(type, indexName, keys);
+  }
+
+  @Override
   public <T extends HasMetadata> java.util.function.BooleanSupplier addEventHandler(Class<T> type,
       io.berth.framework.ObjectEventHandler<T> handler) {
     return listers.addEventHandler(type, handler);

@@ -18,6 +18,12 @@ public interface ListerProvider {
 
   <T extends HasMetadata> ObjectLister<T> lister(Class<T> type);
 
+  /** An index over the informer of {@code type}, as {@link io.berth.framework.Handle#index}; by default a scan. */
+  default <T extends HasMetadata> io.berth.framework.ObjectIndex<T> index(Class<T> type, String indexName,
+      java.util.function.Function<? super T, java.util.List<String>> keys) {
+    return io.berth.framework.ObjectIndex.scanning(lister(type), keys);
+  }
+
   /**
    * Adds a plugin's handler to the informer of {@code type}, as {@link io.berth.framework.Handle#addEventHandler};
    * by default there are no informers: the handler is never called and the supplier answers true.

@@ -8,16 +8,16 @@ import io.berth.framework.EnqueueExtensions;
 import io.berth.framework.EventResource;
 import io.berth.framework.Handle;
 import io.berth.framework.NodeInfo;
+import io.berth.framework.NodeInfoLister;
 import io.berth.framework.NodeToStatus;
-import io.berth.framework.ObjectLister;
 import io.berth.framework.PermitPlugin;
 import io.berth.framework.PermitResult;
 import io.berth.framework.Plugin;
 import io.berth.framework.PodGroupPlugin;
 import io.berth.framework.PodGroupRef;
-import io.berth.framework.PodInfo;
 import io.berth.framework.PodRequests;
 import io.berth.framework.PostFilterPlugin;
+import io.berth.framework.PostBindPlugin;
 import io.berth.framework.PostFilterResult;
 import io.berth.framework.PreEnqueuePlugin;
 import io.berth.framework.PreFilterPlugin;
@@ -72,7 +72,12 @@ import org.slf4j.LoggerFactory;
  *   <li>Permit: a member waits (its resources stay assumed) until {@code minMember} members are assumed or bound,
  *       then all waiting members are allowed together; after {@code scheduleTimeoutSeconds} (default
  *       {@code permitWaitingTimeSeconds}) every waiting member is rejected in one step.
- *   <li>Unreserve: a rejected or failed member takes every waiting member of its group with it.
+ *   <li>Reserve, Unreserve, PostBind: the plugin remembers which members are assumed (reserved, not yet bound), so
+ *       Permit and PostFilter count a group's placed members from its own pods, not from every pod of the snapshot;
+ *       a rejected or failed member takes every waiting member of its group with it. Enable the plugin at these
+ *       points too ({@code multiPoint} does).
+ *   <li>What it keeps per group (member requests, per-node members, the capacity verdict of the snapshot version
+ *       a group cycle runs on) is bounded ({@link GroupStates}) and dropped when the group completes or goes.
  *   <li>{@link PodGroupPlugin}: tells the scheduler each pod's group, so that a complete group is placed in one group
  *       scheduling cycle (the Permit wait above then serves late members).
  *   <li>{@link SignPlugin}: signs every pod with no fragment, so batching stays on (see {@link #signPod}).
@@ -84,7 +89,7 @@ import org.slf4j.LoggerFactory;
  * concurrent maps, each entry changed atomically.
  */
 public final class Coscheduling implements QueueSortPlugin, PreEnqueuePlugin, PreFilterPlugin, PostFilterPlugin,
-    PermitPlugin, ReservePlugin, EnqueueExtensions, PodGroupPlugin, SignPlugin {
+    PermitPlugin, ReservePlugin, PostBindPlugin, EnqueueExtensions, PodGroupPlugin, SignPlugin {
   public static final String NAME = "Coscheduling";
 
   private static final Logger LOG = LoggerFactory.getLogger(Coscheduling.class);
@@ -105,22 +110,25 @@ public final class Coscheduling implements QueueSortPlugin, PreEnqueuePlugin, Pr
   private final CoschedulingArgs args;
   private final Handle handle;
   private final PodGroupLister podGroups;
-  private final ObjectLister<Pod> pods;
+  private final GroupMembers members;
   private final Clock clock;
   private final ScheduledExecutorService timers;
   // per group key: the timer that rejects its waiting members; entries replaced atomically (compute)
   private final Map<String, ScheduledFuture<?>> groupTimers = new ConcurrentHashMap<>();
   // per group key: until when the group backs off; entries replaced atomically
   private final Map<String, Instant> backoffs = new ConcurrentHashMap<>();
-  // per group key: the last summed member requests PreFilter computed; entries replaced whole
-  private final Map<String, MemberRequests> memberRequests = new ConcurrentHashMap<>();
+  // per group: where its members sit and their summed requests; bounded, guarded by itself
+  private final GroupStates states = new GroupStates(GroupStates.DEFAULT_CAPACITY);
+  // uid -> node of every member reserved and neither unreserved nor bound yet (assumed: the scheduler's cache holds
+  // it); bounded by the pods in flight; entries added and removed atomically
+  private final Map<String, String> reserved = new ConcurrentHashMap<>();
 
-  Coscheduling(CoschedulingArgs args, Handle handle, PodGroupLister podGroups, ObjectLister<Pod> pods, Clock clock,
+  Coscheduling(CoschedulingArgs args, Handle handle, PodGroupLister podGroups, GroupMembers members, Clock clock,
       ScheduledExecutorService timers) {
     this.args = args;
     this.handle = handle;
     this.podGroups = podGroups;
-    this.pods = pods;
+    this.members = members;
     this.clock = clock;
     this.timers = timers;
   }
@@ -132,7 +140,7 @@ public final class Coscheduling implements QueueSortPlugin, PreEnqueuePlugin, Pr
    */
   public static Plugin create(Map<String, Object> args, Handle handle) {
     CoschedulingArgs parsed = CoschedulingArgs.parse(args);
-    ObjectLister<Pod> pods = handle.lister(Pod.class);
+    GroupMembers members = GroupMembers.of(handle);
     ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "coscheduling-timer");
       t.setDaemon(true);
@@ -141,11 +149,11 @@ public final class Coscheduling implements QueueSortPlugin, PreEnqueuePlugin, Pr
     GroupActivator activator = new GroupActivator();
     PodGroupLister lister;
     try {
-      lister = GroupResolver.shared(handle.client(), activator);
+      lister = GroupResolver.shared(handle.client(), activator, activator::deleted);
     } catch (IllegalStateException noClient) {
       lister = PodGroupLister.EMPTY;
     }
-    Coscheduling plugin = new Coscheduling(parsed, handle, lister, pods, Clock.systemUTC(), timers);
+    Coscheduling plugin = new Coscheduling(parsed, handle, lister, members, Clock.systemUTC(), timers);
     activator.plugin = plugin;
     return plugin;
   }
@@ -160,7 +168,7 @@ public final class Coscheduling implements QueueSortPlugin, PreEnqueuePlugin, Pr
       t.setDaemon(true);
       return t;
     });
-    return new Coscheduling(CoschedulingArgs.parse(args), handle, podGroups, handle.lister(Pod.class),
+    return new Coscheduling(CoschedulingArgs.parse(args), handle, podGroups, GroupMembers.of(handle),
         Clock.systemUTC(), timers);
   }
 
@@ -176,6 +184,24 @@ public final class Coscheduling implements QueueSortPlugin, PreEnqueuePlugin, Pr
         GroupRef.of(r).ifPresent(p::activatePending);
       }
     }
+
+    /** A deleted PodGroup: its remembered state goes. */
+    void deleted(GenericKubernetesResource r) {
+      Coscheduling p = plugin;
+      if (p != null) {
+        GroupRef.of(r).ifPresent(p::forget);
+      }
+    }
+  }
+
+  /** Drops what the plugin remembers of {@code group} (its PodGroup is gone). */
+  void forget(GroupRef group) {
+    states.remove(group);
+  }
+
+  /** How many groups' state the plugin keeps (for tests). */
+  int rememberedGroups() {
+    return states.size();
   }
 
   @Override
@@ -213,8 +239,12 @@ public final class Coscheduling implements QueueSortPlugin, PreEnqueuePlugin, Pr
       return Optional.empty();
     }
     try {
-      return Optional.of(podGroups.get(ref.get()).orElseThrow(() -> new GroupProblem("PodGroup \""
-          + ref.get().key() + "\" of pod \"" + podKey(pod) + "\" does not exist"))).filter(PodGroup::gang);
+      Optional<PodGroup> group = podGroups.get(ref.get());
+      if (group.isEmpty()) {
+        states.remove(ref.get());
+        throw new GroupProblem("PodGroup \"" + ref.get().key() + "\" of pod \"" + podKey(pod) + "\" does not exist");
+      }
+      return group.filter(PodGroup::gang);
     } catch (IllegalArgumentException malformed) {
       throw new GroupProblem(malformed.getMessage());
     }
@@ -232,8 +262,8 @@ public final class Coscheduling implements QueueSortPlugin, PreEnqueuePlugin, Pr
   /** The members that count toward minMember: not gated, not being deleted. */
   private List<Pod> countedMembers(PodGroup group) {
     List<Pod> out = new ArrayList<>();
-    for (Pod p : pods.list(group.namespace())) {
-      if (inGroup(p, group) && !gated(p) && p.getMetadata().getDeletionTimestamp() == null) {
+    for (Pod p : members.of(group.ref())) {
+      if (!gated(p) && p.getMetadata().getDeletionTimestamp() == null) {
         out.add(p);
       }
     }
@@ -242,7 +272,7 @@ public final class Coscheduling implements QueueSortPlugin, PreEnqueuePlugin, Pr
 
   private int gatedMembers(PodGroup group) {
     int n = 0;
-    for (Pod p : pods.list(group.namespace())) {
+    for (Pod p : members.of(group.ref())) {
       if (inGroup(p, group) && gated(p)) {
         n++;
       }
@@ -250,15 +280,23 @@ public final class Coscheduling implements QueueSortPlugin, PreEnqueuePlugin, Pr
     return n;
   }
 
-  /** Members assumed or bound in the cycle's snapshot, other than {@code except}. */
+  /**
+   * Members assumed or bound, other than {@code except}: bound to a node of the cycle's snapshot, or reserved by this
+   * plugin and not unreserved (every pod the scheduler assumes, in a group cycle or alone, passes Reserve before
+   * Permit). Costs O(members), not a walk over the snapshot's pods.
+   */
   private int assignedMembers(PodGroup group, Pod except) {
+    String exceptUid = except == null ? null : except.getMetadata().getUid();
+    NodeInfoLister snapshot = handle.snapshotLister();
     int n = 0;
-    String uid = except == null ? null : except.getMetadata().getUid();
-    for (NodeInfo node : handle.snapshotLister().list()) {
-      for (PodInfo p : node.pods()) {
-        if (inGroup(p.pod(), group) && !Objects.equals(uid, p.pod().getMetadata().getUid())) {
-          n++;
-        }
+    for (Pod p : members.of(group.ref())) {
+      String uid = p.getMetadata().getUid();
+      if (Objects.equals(uid, exceptUid)) {
+        continue;
+      }
+      String node = p.getSpec() == null ? null : p.getSpec().getNodeName();
+      if (node != null && !node.isEmpty() ? snapshot.get(node).isPresent() : reserved.containsKey(uid)) {
+        n++;
       }
     }
     return n;
@@ -284,13 +322,13 @@ public final class Coscheduling implements QueueSortPlugin, PreEnqueuePlugin, Pr
 
   @Override
   public List<Pod> members(PodGroupRef group) {
-    List<Pod> out = new ArrayList<>();
-    for (Pod p : pods.list(group.namespace())) {
-      if (groupName(p).map(group.name()::equals).orElse(false)) {
-        out.add(p);
-      }
-    }
-    return out;
+    return members.named(group.namespace(), group.name());
+  }
+
+  /** The {@code maxGroupCycleMembers} arg: larger groups are placed in chunks (see {@link CoschedulingArgs}). */
+  @Override
+  public int maxGroupCycleMembers() {
+    return args.maxGroupCycleMembers();
   }
 
   // ---------------------------------------------------------------- Sign
@@ -394,13 +432,31 @@ public final class Coscheduling implements QueueSortPlugin, PreEnqueuePlugin, Pr
       return PreFilterResult.of(tooFew.get());
     }
     Map<String, Long> required = group.minResources().isEmpty() ? memberRequests(group) : group.minResources();
-    List<String> short_ = GroupCapacity.shortfalls(required, nodes, group);
+    List<String> short_ = capacityShortfalls(group, required, nodes);
     if (!short_.isEmpty()) {
       return PreFilterResult.of(Status.unresolvable("PodGroup \"" + group.key() + "\" does not fit the cluster's "
           + "free capacity (" + (group.minResources().isEmpty() ? "requests of " + group.minMember() + " members"
           : "minResources") + "): " + String.join("; ", short_)));
     }
     return PreFilterResult.SUCCESS;
+  }
+
+  /**
+   * {@link GroupCapacity#shortfalls}, computed once per snapshot version (and requirement): a group cycle's members
+   * all see the same answer, because the members it placed before them count as free.
+   */
+  private List<String> capacityShortfalls(PodGroup group, Map<String, Long> required, List<NodeInfo> nodes) {
+    GroupStates.State state = states.of(group.ref());
+    long version = handle.snapshotLister().version();
+    GroupStates.CapacityVerdict cached = state.capacity;
+    if (version >= 0 && cached != null && cached.version() == version && cached.required().equals(required)) {
+      return cached.shortfalls();
+    }
+    List<String> shortfalls = GroupCapacity.shortfalls(required, nodes, state.nodes);
+    if (version >= 0) {
+      state.capacity = new GroupStates.CapacityVerdict(version, Map.copyOf(required), List.copyOf(shortfalls));
+    }
+    return shortfalls;
   }
 
   /** The summed requests of minMember members, by name (cpu, memory, ephemeral-storage and scalars). */
@@ -413,7 +469,8 @@ public final class Coscheduling implements QueueSortPlugin, PreEnqueuePlugin, Pr
     for (Pod p : counted) {
       ids.add(p.getMetadata().getUid() + "@" + p.getMetadata().getResourceVersion());
     }
-    MemberRequests cached = memberRequests.get(group.key());
+    GroupStates.State state = states.of(group.ref());
+    GroupStates.MemberRequests cached = state.requests;
     if (cached != null && cached.ids().equals(ids)) {
       return cached.sum();
     }
@@ -426,12 +483,9 @@ public final class Coscheduling implements QueueSortPlugin, PreEnqueuePlugin, Pr
     out.put(Resource.MEMORY, sum.memory());
     out.put(Resource.EPHEMERAL_STORAGE, sum.ephemeralStorage());
     out.putAll(sum.scalarResources());
-    memberRequests.put(group.key(), new MemberRequests(ids, java.util.Collections.unmodifiableMap(out)));
+    state.requests = new GroupStates.MemberRequests(ids, java.util.Collections.unmodifiableMap(out));
     return out;
   }
-
-  /** The summed requests of one set of members ({@code uid@resourceVersion} each), immutable. */
-  private record MemberRequests(List<String> ids, Map<String, Long> sum) { }
 
   // ---------------------------------------------------------------- PostFilter
 
@@ -491,6 +545,8 @@ public final class Coscheduling implements QueueSortPlugin, PreEnqueuePlugin, Pr
         }
       });
       LOG.debug("PodGroup {}: {} members assumed, allowing its waiting members", group.key(), assigned + 1);
+      // complete: its members need no more capacity checks (a late member's recomputes what it needs)
+      states.remove(group.ref());
       return PermitResult.ALLOW;
     }
     Duration timeout = Duration.ofSeconds(group.scheduleTimeoutSeconds().orElse(args.permitWaitingTimeSeconds()));
@@ -556,9 +612,8 @@ public final class Coscheduling implements QueueSortPlugin, PreEnqueuePlugin, Pr
   /** Activates the group's members that are not yet on a node (they may now pass PreEnqueue or PreFilter). */
   void activatePending(GroupRef group) {
     List<Pod> pending = new ArrayList<>();
-    for (Pod p : pods.list(group.namespace())) {
-      if (GroupRef.of(p).map(group::equals).orElse(false)
-          && (p.getSpec() == null || p.getSpec().getNodeName() == null || p.getSpec().getNodeName().isEmpty())) {
+    for (Pod p : members.of(group)) {
+      if ((p.getSpec() == null || p.getSpec().getNodeName() == null || p.getSpec().getNodeName().isEmpty())) {
         pending.add(p);
       }
     }
@@ -571,11 +626,26 @@ public final class Coscheduling implements QueueSortPlugin, PreEnqueuePlugin, Pr
 
   @Override
   public Status reserve(CycleState state, Pod pod, String nodeName) {
+    if (GroupRef.of(pod).isPresent()) {
+      reserved.put(pod.getMetadata().getUid(), nodeName);
+    }
     return Status.SUCCESS;
+  }
+
+  /** A bound member counts through its {@code spec.nodeName} from now on. */
+  @Override
+  public void postBind(CycleState state, Pod pod, String nodeName) {
+    reserved.remove(pod.getMetadata().getUid());
+  }
+
+  /** How many members are reserved and not yet bound (for tests). */
+  int reservedMembers() {
+    return reserved.size();
   }
 
   @Override
   public void unreserve(CycleState state, Pod pod, String nodeName) {
+    reserved.remove(pod.getMetadata().getUid());
     Optional<PodGroup> group = quietGroup(pod);
     if (group.isEmpty()) {
       return;

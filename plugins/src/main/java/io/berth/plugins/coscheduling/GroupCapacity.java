@@ -1,7 +1,6 @@
 package io.berth.plugins.coscheduling;
 
 import io.berth.framework.NodeInfo;
-import io.berth.framework.PodInfo;
 import io.berth.framework.Resource;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,7 +10,9 @@ import java.util.Map;
  * Whether the cluster's free capacity can hold what a PodGroup needs, as scheduler-plugins'
  * {@code CheckClusterResource}: per node, allocatable minus what pods outside the group request (the group's own
  * placed or assumed members count as free), never below zero, summed over the nodes. A necessary condition only:
- * the group may still fail Filter on fragmented nodes. Stateless and thread-safe.
+ * the group may still fail Filter on fragmented nodes. Where the members sit comes from the group's
+ * {@link GroupNodes}, so a group cycle's members (each placed member counts as free, so the answer is the same for
+ * every member of the cycle) pay one lookup per node, not a walk over every pod. Stateless and thread-safe.
  */
 final class GroupCapacity {
 
@@ -22,28 +23,9 @@ final class GroupCapacity {
    * The shortfalls of {@code required} against the free capacity of {@code nodes}, one entry per short resource
    * ("cpu: needs 8, 6 free, short by 2"), in the order of {@code required}; empty when it fits.
    */
-  static List<String> shortfalls(Map<String, Long> required, List<NodeInfo> nodes, PodGroup group) {
+  static List<String> shortfalls(Map<String, Long> required, List<NodeInfo> nodes, GroupNodes group) {
     String[] names = required.keySet().toArray(String[]::new);
-    long[] free = new long[names.length];
-    long[] groupUsed = new long[names.length];
-    for (NodeInfo n : nodes) {
-      if (n.node().isEmpty()) {
-        continue;
-      }
-      // one pass over the node's pods for every resource: the group's own members count as free
-      java.util.Arrays.fill(groupUsed, 0);
-      for (PodInfo p : n.pods()) {
-        if (Coscheduling.inGroup(p.pod(), group)) {
-          for (int i = 0; i < names.length; i++) {
-            groupUsed[i] += names[i].equals(Resource.PODS) ? 1 : p.requests().get(names[i]);
-          }
-        }
-      }
-      for (int i = 0; i < names.length; i++) {
-        long used = names[i].equals(Resource.PODS) ? n.pods().size() : n.requested().get(names[i]);
-        free[i] += Math.max(0, n.allocatable().get(names[i]) - used + groupUsed[i]);
-      }
-    }
+    long[] free = group.freeCapacity(nodes, names);
     List<String> out = new ArrayList<>();
     for (int i = 0; i < names.length; i++) {
       long need = required.get(names[i]);

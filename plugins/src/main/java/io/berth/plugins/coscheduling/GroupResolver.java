@@ -25,6 +25,7 @@ public final class GroupResolver implements PodGroupLister, AutoCloseable {
   private final PodGroupLister schedulerPlugins;
   private final PodGroupLister workload;
   private final List<Consumer<GenericKubernetesResource>> listeners = new CopyOnWriteArrayList<>();
+  private final List<Consumer<GenericKubernetesResource>> deleteListeners = new CopyOnWriteArrayList<>();
 
   /**
    * @param schedulerPlugins scheduler-plugins' PodGroups
@@ -37,9 +38,15 @@ public final class GroupResolver implements PodGroupLister, AutoCloseable {
 
   /** Starts an informer per API; every added or updated group of either is handed to {@code onChange}. */
   static GroupResolver start(KubernetesClient client, Consumer<GenericKubernetesResource> onChange) {
-    PodGroupInformer x = new PodGroupInformer(client, onChange);
+    return start(client, onChange, g -> { });
+  }
+
+  /** As {@link #start(KubernetesClient, Consumer)}; every deleted group of either is handed to {@code onDelete}. */
+  static GroupResolver start(KubernetesClient client, Consumer<GenericKubernetesResource> onChange,
+      Consumer<GenericKubernetesResource> onDelete) {
+    PodGroupInformer x = new PodGroupInformer(client, PodGroupInformer.CONTEXT, PodGroup::from, onChange, onDelete);
     PodGroupInformer w = new PodGroupInformer(client, PodGroupInformer.context(GroupRef.Api.WORKLOAD),
-        WorkloadPodGroups::from, onChange);
+        WorkloadPodGroups::from, onChange, onDelete);
     return new GroupResolver(x, w);
   }
 
@@ -48,6 +55,12 @@ public final class GroupResolver implements PodGroupLister, AutoCloseable {
    * every added or updated group of either API from then on.
    */
   public static GroupResolver shared(KubernetesClient client, Consumer<GenericKubernetesResource> onChange) {
+    return shared(client, onChange, null);
+  }
+
+  /** As {@link #shared(KubernetesClient, Consumer)}; {@code onDelete} (null for none) is told of deleted groups. */
+  public static GroupResolver shared(KubernetesClient client, Consumer<GenericKubernetesResource> onChange,
+      Consumer<GenericKubernetesResource> onDelete) {
     GroupResolver r;
     synchronized (GroupResolver.class) {
       r = SHARED.get(client);
@@ -59,13 +72,22 @@ public final class GroupResolver implements PodGroupLister, AutoCloseable {
             self.listeners.forEach(l -> l.accept(g));
           }
         };
-        r = start(client, fanOut);
+        Consumer<GenericKubernetesResource> deleteFanOut = g -> {
+          GroupResolver self = holder[0];
+          if (self != null) {
+            self.deleteListeners.forEach(l -> l.accept(g));
+          }
+        };
+        r = start(client, fanOut, deleteFanOut);
         holder[0] = r;
         SHARED.put(client, r);
       }
     }
     if (onChange != null) {
       r.listeners.add(onChange);
+    }
+    if (onDelete != null) {
+      r.deleteListeners.add(onDelete);
     }
     return r;
   }

@@ -15,7 +15,8 @@ import org.slf4j.LoggerFactory;
  * by default, or {@code scheduling.k8s.io/v1alpha2} with {@link WorkloadPodGroups#from} as parser) in every namespace,
  * started (without waiting for its first list) when the plugin is created; list and watch failures, such as the CRD
  * not being installed yet, are retried. Every added or updated PodGroup is handed to {@code onChange} on the
- * informer's thread (the plugin activates the group's pending pods, standing in for a PodGroup cluster event).
+ * informer's thread (the plugin activates the group's pending pods, standing in for a PodGroup cluster event), and
+ * every deleted one to {@code onDelete} (the plugin forgets what it kept of the group).
  * Parsed PodGroups are cached per resourceVersion, so QueueSort does not re-parse them on every comparison.
  * Thread-safe: reads the informer's store; the parse cache is a concurrent map whose entries are immutable.
  */
@@ -40,12 +41,12 @@ final class PodGroupInformer implements PodGroupLister, AutoCloseable {
   }
 
   PodGroupInformer(KubernetesClient client, Consumer<GenericKubernetesResource> onChange) {
-    this(client, CONTEXT, PodGroup::from, onChange);
+    this(client, CONTEXT, PodGroup::from, onChange, g -> { });
   }
 
   PodGroupInformer(KubernetesClient client, ResourceDefinitionContext context,
       java.util.function.Function<GenericKubernetesResource, PodGroup> parser,
-      Consumer<GenericKubernetesResource> onChange) {
+      Consumer<GenericKubernetesResource> onChange, Consumer<GenericKubernetesResource> onDelete) {
     this.parser = parser;
     informer = client.genericKubernetesResources(context).inAnyNamespace().runnableInformer(0);
     informer.exceptionHandler((started, t) -> {
@@ -66,6 +67,7 @@ final class PodGroupInformer implements PodGroupLister, AutoCloseable {
       @Override
       public void onDelete(GenericKubernetesResource obj, boolean deletedFinalStateUnknown) {
         parsed.remove(obj.getMetadata().getNamespace() + "/" + obj.getMetadata().getName());
+        onDelete.accept(obj);
       }
     });
     informer.start();

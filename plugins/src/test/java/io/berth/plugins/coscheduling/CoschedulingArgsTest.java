@@ -37,4 +37,12 @@ class CoschedulingArgsTest {
     assertThatThrownBy(() -> CoschedulingArgs.parse(Map.of("podGroupBackoffSeconds", "ten")))
         .hasMessage("podGroupBackoffSeconds: Invalid value: \"ten\": must be a 32-bit integer");
   }
+
+  @Test
+  void maxGroupCycleMembersDefaultsTo256AndMustBePositive() {
+    assertThat(CoschedulingArgs.parse(Map.of()).maxGroupCycleMembers()).isEqualTo(256);
+    assertThat(CoschedulingArgs.parse(Map.of("maxGroupCycleMembers", 8)).maxGroupCycleMembers()).isEqualTo(8);
+    assertThatThrownBy(() -> CoschedulingArgs.parse(Map.of("maxGroupCycleMembers", 0)))
+        .hasMessage("maxGroupCycleMembers: Invalid value: 0: must be greater than or equal to 1");
+  }
 }

@@ -99,6 +99,7 @@ class CoschedulingPermitTest {
         .groups(podGroup("pg", Map.of("minMember", 2, "scheduleTimeoutSeconds", 1), Instant.EPOCH))
         .nodes(NodeInfo.of(node("n1", "8")));
     Coscheduling plugin = gang.build();
+    plugin.reserve(new CycleState(), p1, "n1"); // as the framework runs Reserve before Permit
     assertThat(plugin.permit(new CycleState(), p1, "n1").status().code()).isEqualTo(Code.WAIT);
     GangFixtures.FakeWaitingPod w1 = gang.waiting(p1);
     gang.nodes(NodeInfo.of(node("n1", "8"), bound(p1, "n1")));

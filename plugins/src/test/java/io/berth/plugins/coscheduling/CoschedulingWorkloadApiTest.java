@@ -55,6 +55,7 @@ class CoschedulingWorkloadApiTest {
     GangFixtures.Gang g = new GangFixtures.Gang().workloadGroups(gang("train", 2)).pods(p1, p2)
         .nodes(NodeInfo.of(node("n1", "8")));
     Coscheduling plugin = g.build(new CoschedulingArgs(20, 0));
+    plugin.reserve(new CycleState(), p1, "n1"); // as the framework runs Reserve before Permit
     PermitResult first = plugin.permit(new CycleState(), p1, "n1");
     assertThat(first.status().code()).isEqualTo(Code.WAIT);
     assertThat(first.timeout()).as("300 s plus the framework backstop, not permitWaitingTimeSeconds")

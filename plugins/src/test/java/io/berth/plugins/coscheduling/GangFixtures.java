@@ -172,8 +172,20 @@ final class GangFixtures {
       PodGroupLister lister = new GroupResolver(
           (ns, name) -> Optional.ofNullable(groups.get(ns + "/" + name)).map(PodGroup::from),
           (ns, name) -> Optional.ofNullable(workloadGroups.get(ns + "/" + name)).map(WorkloadPodGroups::from));
-      plugin = new Coscheduling(args, handle, lister, handle.lister(Pod.class), Clock.systemUTC(),
+      plugin = new Coscheduling(args, handle, lister, GroupMembers.of(handle), Clock.systemUTC(),
           Executors.newSingleThreadScheduledExecutor());
+      // a member on a snapshot node that the informer shows unbound is assumed, and every assumed pod passed Reserve
+      for (NodeInfo n : handle.snapshotLister().list()) {
+        for (io.berth.framework.PodInfo p : n.pods()) {
+          Optional<Pod> listed = handle.lister(Pod.class).get(p.pod().getMetadata().getNamespace(),
+              p.pod().getMetadata().getName());
+          boolean boundInInformer = listed.map(l -> l.getSpec() != null && l.getSpec().getNodeName() != null
+              && !l.getSpec().getNodeName().isEmpty()).orElse(false);
+          if (!boundInInformer) {
+            plugin.reserve(new io.berth.framework.CycleState(), p.pod(), n.nodeName());
+          }
+        }
+      }
       return plugin;
     }
 

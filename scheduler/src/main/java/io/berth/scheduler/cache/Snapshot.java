@@ -43,6 +43,8 @@ public final class Snapshot implements NodeInfoLister {
   private Set<String> usedPvcSet = new HashSet<>();
   // The largest NodeInfo generation this snapshot has seen from the cache.
   private long generation;
+  // See version(): bumped by every update that changed something and by every what-if removal.
+  private long version;
 
   /** An empty snapshot, to be filled by {@link SchedulerCache#updateSnapshot}. */
   public Snapshot() {}
@@ -122,6 +124,20 @@ public final class Snapshot implements NodeInfoLister {
 
   public int numNodes() {
     return nodeInfoList.size();
+  }
+
+  /**
+   * Changes whenever the snapshot's nodes or pods change (an update from the cache, a
+   * {@link SnapshotAmendment#remove} or its revert), but not for a group cycle's tentative
+   * placements of the group's own members ({@link SnapshotAmendment#assume}).
+   */
+  @Override
+  public long version() {
+    return version;
+  }
+
+  void bumpVersion() {
+    version++;
   }
 
   /** The generation of the newest cache change this snapshot reflects; 0 when never updated. */
@@ -206,6 +222,19 @@ public final class Snapshot implements NodeInfoLister {
 
   void remove(String nodeName) {
     nodeInfoMap.remove(nodeName);
+  }
+
+  /**
+   * Marks the PVC {@code namespace/claimName} as used (a {@link SnapshotAmendment} placing a pod
+   * that mounts it); true when it was not used before, so that the amendment can take it back.
+   */
+  boolean markPvcUsed(String key) {
+    return usedPvcSet.add(key);
+  }
+
+  /** Takes back a {@link #markPvcUsed} that returned true. */
+  void unmarkPvcUsed(String key) {
+    usedPvcSet.remove(key);
   }
 
   private void addToLists(NodeInfo info) {

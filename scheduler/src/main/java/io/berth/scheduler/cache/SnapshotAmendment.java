@@ -4,7 +4,9 @@ import io.berth.framework.NodeInfo;
 import io.berth.framework.PodInfo;
 import io.fabric8.kubernetes.api.model.Pod;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Deque;
+import java.util.List;
 
 /**
  * Tentative placements (and removals) on a {@link Snapshot}, for a group scheduling cycle (Sky-Scheduler's
@@ -15,14 +17,21 @@ import java.util.Deque;
  * cache itself when the group commits.
  *
  * <p>Each placement swaps in a private copy of the node ({@link NodeInfo#snapshot()} plus the pod),
- * never mutating a NodeInfo the cache handed out (those are shared from cycle to cycle). The
- * used-PVC set is not amended. Not thread-safe: confined to the scheduling thread, like the
- * snapshot, and reverted before the next {@link SchedulerCache#updateSnapshot}.
+ * never mutating a NodeInfo the cache handed out (those are shared from cycle to cycle). A placed
+ * pod's PVCs join the snapshot's used-PVC set ({@link Snapshot#isPvcUsedByPods}), so that a later
+ * member mounting the same ReadWriteOncePod claim is rejected by VolumeRestrictions as it would be
+ * once the first member is bound; a removal ({@link #remove}) leaves the set alone (a claim of a
+ * victim may still be used by another pod, and preemption's own what-if goes through
+ * VolumeRestrictions' RemovePod extension). Not thread-safe: confined to the scheduling thread,
+ * like the snapshot, and reverted before the next {@link SchedulerCache#updateSnapshot}.
  */
 public final class SnapshotAmendment {
   private final Snapshot snapshot;
-  // confined to the scheduling thread: the NodeInfo each assume replaced, newest first
-  private final Deque<NodeInfo> replaced = new ArrayDeque<>();
+  // confined to the scheduling thread: what each assume or remove replaced, newest first
+  private final Deque<Change> replaced = new ArrayDeque<>();
+
+  /** One amendment: the NodeInfo it replaced, the PVC keys it newly marked as used, whether a removal. */
+  private record Change(NodeInfo previous, List<String> markedPvcs, boolean removal) { }
 
   public SnapshotAmendment(Snapshot snapshot) {
     this.snapshot = snapshot;
@@ -38,9 +47,17 @@ public final class SnapshotAmendment {
         "node \"" + nodeName + "\" of pod \"" + assumed.getMetadata().getNamespace() + "/"
             + assumed.getMetadata().getName() + "\" is not in the snapshot"));
     NodeInfo amended = current.snapshot();
-    amended.addPod(PodInfo.of(assumed));
+    PodInfo podInfo = PodInfo.of(assumed);
+    amended.addPod(podInfo);
+    List<String> marked = List.of();
+    for (String pvc : podInfo.pvcKeys()) {
+      if (snapshot.markPvcUsed(pvc)) {
+        marked = marked.isEmpty() ? new ArrayList<>(2) : marked;
+        marked.add(pvc);
+      }
+    }
     snapshot.put(amended);
-    replaced.push(current);
+    replaced.push(new Change(current, marked, false));
   }
 
   /**
@@ -59,7 +76,8 @@ public final class SnapshotAmendment {
     NodeInfo amended = current.get().snapshot();
     amended.removePod(victim);
     snapshot.put(amended);
-    replaced.push(current.get());
+    snapshot.bumpVersion(); // a pod other than a member is gone: figures cached per version are not
+    replaced.push(new Change(current.get(), List.of(), true));
   }
 
   /** How many placements are in effect. */
@@ -70,14 +88,22 @@ public final class SnapshotAmendment {
   /** Undoes the newest placement; nothing when there is none. */
   public void revertLast() {
     if (!replaced.isEmpty()) {
-      snapshot.put(replaced.pop());
+      undo(replaced.pop());
     }
   }
 
   /** Undoes every placement, newest first; the snapshot is as before the first one. */
   public void revert() {
     while (!replaced.isEmpty()) {
-      snapshot.put(replaced.pop());
+      undo(replaced.pop());
+    }
+  }
+
+  private void undo(Change change) {
+    snapshot.put(change.previous());
+    change.markedPvcs().forEach(snapshot::unmarkPvcUsed);
+    if (change.removal()) {
+      snapshot.bumpVersion();
     }
   }
 }

@@ -25,10 +25,12 @@ final class SnapshotUpdater {
   static void update(CachedNodeInfos nodes, NodeTree nodeTree, Snapshot snapshot) {
     boolean updateAllLists = false;
     boolean updateDerivedLists = false;
+    boolean changed = false;
     for (NodeInfo info : nodes.changedSince(snapshot.generation())) {
       if (info.node().isEmpty()) {
         continue; // deleted node still holding pods: not schedulable, not in snapshots
       }
+      changed = true;
       NodeInfo copy = info.snapshot();
       NodeInfo existing = snapshot.put(copy);
       if (existing == null) {
@@ -49,6 +51,9 @@ final class SnapshotUpdater {
         return info == null || info.node().isEmpty();
       });
       updateAllLists = true;
+    }
+    if (changed || updateAllLists) {
+      snapshot.bumpVersion();
     }
     if (updateAllLists) {
       snapshot.rebuildLists(nodeTree.list());

@@ -1,0 +1,79 @@
+package io.berth.plugins.coscheduling;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What Coscheduling remembers per group between calls, bounded: where the group's members sit
+ * ({@link GroupNodes}) and the summed requests of its members ({@link MemberRequests}). At most {@code capacity}
+ * groups are kept, the least recently used dropped first (a dropped group is recomputed on its next call, so the
+ * bound costs time, never correctness); a group's entry is removed when its PodGroup is deleted or found missing and
+ * when the group is complete (Permit allowed it). Thread-safe: guarded by {@code this} (the scheduling thread,
+ * binding threads at Permit and the PodGroup informer's thread call it).
+ */
+final class GroupStates {
+  /** The default bound: a few cycles' worth of groups; each entry holds one small record per node with members. */
+  static final int DEFAULT_CAPACITY = 64;
+
+  /** The summed requests of one set of members ({@code uid@resourceVersion} each), immutable. */
+  record MemberRequests(List<String> ids, Map<String, Long> sum) { }
+
+  /**
+   * PreFilter's capacity verdict for one snapshot version and one requirement: the same for every member of a
+   * group cycle, since the cycle's own placed members count as free. Immutable.
+   */
+  record CapacityVerdict(long version, Map<String, Long> required, List<String> shortfalls) { }
+
+  /** One group's state; its fields are replaced whole. Thread-safe: the memo guards itself, the rest is volatile. */
+  static final class State {
+    final GroupNodes nodes;
+    volatile MemberRequests requests;
+    volatile CapacityVerdict capacity;
+
+    State(GroupRef group) {
+      this.nodes = new GroupNodes(group);
+    }
+  }
+
+  private final int capacity;
+  // guarded by this: group key (api and namespace/name) -> state, in access order
+  private final LinkedHashMap<String, State> states;
+
+  GroupStates(int capacity) {
+    if (capacity < 1) {
+      throw new IllegalArgumentException("capacity must be at least 1, got " + capacity);
+    }
+    this.capacity = capacity;
+    this.states = new LinkedHashMap<>(16, 0.75f, true) {
+      private static final long serialVersionUID = 1L;
+
+      @Override
+      protected boolean removeEldestEntry(Map.Entry<String, State> eldest) {
+        return size() > GroupStates.this.capacity;
+      }
+    };
+  }
+
+  /** The state of {@code group}, created when absent (possibly evicting the least recently used group). */
+  synchronized State of(GroupRef group) {
+    return states.computeIfAbsent(key(group), k -> new State(group));
+  }
+
+  /** Forgets {@code group}. */
+  synchronized void remove(GroupRef group) {
+    states.remove(key(group));
+  }
+
+  synchronized int size() {
+    return states.size();
+  }
+
+  synchronized boolean contains(GroupRef group) {
+    return states.containsKey(key(group));
+  }
+
+  private static String key(GroupRef group) {
+    return group.api() + ":" + group.key();
+  }
+}
