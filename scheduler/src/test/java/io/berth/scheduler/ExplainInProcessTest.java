@@ -175,6 +175,46 @@ class ExplainInProcessTest {
   }
 
   @Test
+  void simulatePreemptsOnPaperAndReservesWithoutTouchingTheCache() {
+    SchedulerAssembly a = assembly(new ExplainStore(2, 100));
+    a.nodeHandler().onAdd(node("only", "2"), true);
+    a.nodeHandler().onAdd(node("spare", "1"), true);
+    Pod low = pod("low", "1500m");
+    low.getSpec().setNodeName("only");
+    low.getSpec().setPriority(0);
+    a.podHandler().onAdd(low, true);
+    Simulation sim = new Simulation(SchedulerConfigLoader.defaults(holder.registry),
+        holder.registry, InformerListers.empty(), io.berth.framework.FeatureGates.defaults(),
+        a.cache());
+    Pod high = pod("high", "1500m");
+    high.getSpec().setPriority(1000);
+    Pod small = pod("small", "500m");
+    List<Simulation.Result> results = sim.run(List.of(high, small), null);
+
+    // PostFilter ran: the candidate, its victim and the nomination, as the scheduler would
+    Attempt h = results.get(0).attempt();
+    assertThat(h.outcome()).isEqualTo(Attempt.Outcome.UNSCHEDULABLE);
+    assertThat(h.postFilter()).extracting(Attempt.PluginVerdict::plugin)
+        .containsExactly("DefaultPreemption");
+    assertThat(h.nominatedNode()).hasValue("only");
+    assertThat(h.preemption()).hasValueSatisfying(p -> {
+      assertThat(p.victims()).containsExactly("default/low");
+      assertThat(p.candidates()).extracting(Attempt.Candidate::node).containsExactly("only");
+    });
+    assertThat(h.message()).startsWith("0/2 nodes are available");
+    // Reserve and Permit ran on the chosen node
+    Attempt s = results.get(1).attempt();
+    assertThat(s.outcome()).isEqualTo(Attempt.Outcome.SCHEDULED);
+    assertThat(s.selectedNode()).hasValue("spare");
+    assertThat(s.reserve()).isNotEmpty().allSatisfy(v -> assertThat(v.success()).isTrue());
+    assertThat(s.reserve()).extracting(Attempt.PluginVerdict::plugin).contains("VolumeBinding");
+    // nothing was evicted or placed in the scheduler's own cache
+    assertThat(a.cache().dump().nodes().get("only").pods()).extracting(p -> p.pod().getMetadata()
+        .getName()).containsExactly("low");
+    assertThat(a.cache().dump().nodes().get("spare").pods()).isEmpty();
+  }
+
+  @Test
   void aStandbyAnswers503NamingTheLeader() {
     SchedulerAssembly a = assembly(new ExplainStore(2, 100));
     EndpointRoutes routes = new EndpointRoutes();

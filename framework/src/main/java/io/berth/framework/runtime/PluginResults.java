@@ -37,10 +37,12 @@ public final class PluginResults implements StateData {
   /**
    * The Score phase: {@code raw[p][i]} is plugin {@code plugins.get(p)}'s score of
    * {@code nodes.get(i)} before NormalizeScore, {@code normalized[p][i]} after it (equal when the
-   * plugin does not normalize); weights as configured. Arrays are owned by this record once built.
+   * plugin does not normalize); weights as configured; {@code nodeNames[i]} is
+   * {@code nodes.get(i).nodeName()}, read on the scheduling thread so that a recorder need not
+   * touch the nodes again. Arrays are owned by this record once built.
    */
-  public record Scores(List<String> plugins, int[] weights, List<NodeInfo> nodes, long[][] raw,
-      long[][] normalized) {
+  public record Scores(List<String> plugins, int[] weights, List<NodeInfo> nodes,
+      String[] nodeNames, long[][] raw, long[][] normalized) {
   }
 
   /** Where Filter ended: the nodes that passed and the statuses of those rejected. */

@@ -60,6 +60,10 @@ final class ScorePass {
     long[] total = new long[n];
     // raw scores survive normalization only when someone records them (one copy per plugin)
     long[][] raw = rec == null ? null : new long[active.size()][];
+    // the node names, read once here where the scheduling thread has the nodes at hand (the
+    // NormalizeScore lists and the record share them; a recorder thread reading them later
+    // would chase three cold references per node)
+    String[] names = rec != null || anyNormalizes(active) ? nodeNames(nodes) : null;
     for (int p = 0; p < active.size(); p++) {
       ScorePlugin pl = active.get(p);
       Optional<ScorePlugin.ScoreExtensions> ext = pl.scoreExtensions();
@@ -69,7 +73,7 @@ final class ScorePass {
       if (ext.isPresent()) {
         List<NodeScore> scores = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
-          scores.add(new NodeScore(nodes.get(i).nodeName(), perPlugin[p][i]));
+          scores.add(new NodeScore(names[i], perPlugin[p][i]));
         }
         Status s = safely(() -> ext.get().normalizeScore(state, pod, scores), pl,
             "NormalizeScore");
@@ -95,14 +99,31 @@ final class ScorePass {
     }
     if (rec != null && !active.isEmpty()) {
       int[] w = new int[active.size()];
-      List<String> names = new ArrayList<>(active.size());
+      List<String> pluginNames = new ArrayList<>(active.size());
       for (int p = 0; p < active.size(); p++) {
         w[p] = activeWeights.get(p);
-        names.add(active.get(p).name());
+        pluginNames.add(active.get(p).name());
       }
-      rec.scores(new PluginResults.Scores(List.copyOf(names), w, List.copyOf(nodes), raw,
-          perPlugin));
+      rec.scores(new PluginResults.Scores(List.copyOf(pluginNames), w, List.copyOf(nodes), names,
+          raw, perPlugin));
     }
     return total;
+  }
+
+  private static boolean anyNormalizes(List<ScorePlugin> plugins) {
+    for (ScorePlugin p : plugins) {
+      if (p.scoreExtensions().isPresent()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static String[] nodeNames(List<NodeInfo> nodes) {
+    String[] out = new String[nodes.size()];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = nodes.get(i).nodeName();
+    }
+    return out;
   }
 }

@@ -4,8 +4,10 @@ import io.berth.framework.CycleState;
 import io.berth.framework.FeatureGates;
 import io.berth.framework.Framework;
 import io.berth.framework.NodeInfo;
+import io.berth.framework.NominatingInfo;
 import io.berth.framework.PodApi;
 import io.berth.framework.PodInfo;
+import io.berth.framework.PostFilterResult;
 import io.berth.framework.Status;
 import io.berth.framework.StatusException;
 import io.berth.framework.runtime.DefaultParallelizer;
@@ -40,11 +42,14 @@ import java.util.concurrent.ScheduledExecutorService;
  * Where pods would land now, without binding or writing anything ({@code POST /debug/simulate}):
  * copies the scheduler's cache into a private snapshot, builds the profiles afresh (from the
  * scheduler's configuration or one given with the request) with no API client, no pod writes and
- * no events, and runs PreFilter, Filter, PreScore and Score for each pod in turn; a placed pod is
- * added to the copy, so the next one sees it. PostFilter (preemption), Reserve, Permit and the
- * binding cycle are not run: they write (victims, nominations, bindings) or change in-memory
- * state outside the copy. Thread-safe: each call works on its own copy and runtimes; the cache
- * dump takes the cache's lock.
+ * no events, and runs the scheduling cycle for each pod in turn: PreFilter, Filter, PreScore and
+ * Score; for a pod no node fits, PostFilter (preemption: the candidates, the victims it would
+ * evict and the node it would nominate, through a {@link PodApi} that writes nothing, so no pod
+ * is evicted or patched); for a placed pod, Reserve and Permit on the chosen node (a pod Permit
+ * makes wait is reported as waiting). A placed or waiting pod is added to the copy, so the next
+ * one sees it (and a Reserve plugin's in-memory assumptions live in the call's own runtimes);
+ * the binding cycle (PreBind, Bind) is not run. Thread-safe: each call works on its own copy and
+ * runtimes; the cache dump takes the cache's lock.
  */
 public final class Simulation {
   private final SchedulerConfiguration config;
@@ -111,7 +116,7 @@ public final class Simulation {
       Map<String, Framework> profiles = new LinkedHashMap<>();
       for (ProfileConfig profile : cfg.profiles()) {
         profiles.put(profile.schedulerName(), FrameworkRuntime.builder(registry, profile)
-            .podApi(PodApi.unavailable("simulate")).featureGates(featureGates).listers(listers)
+            .podApi(DRY_RUN).featureGates(featureGates).listers(listers)
             .parallelizer(parallelizer).snapshot(() -> current[0]).timers(timers).build());
       }
       SchedulingAlgorithm algorithm = new SchedulingAlgorithm(
@@ -128,7 +133,8 @@ public final class Simulation {
         }
         Attempt a = simulateOne(fw, algorithm, pod, current[0]);
         out.add(new Result(key(pod), a));
-        if (a.outcome() == Attempt.Outcome.SCHEDULED && a.selectedNode().isPresent()) {
+        if ((a.outcome() == Attempt.Outcome.SCHEDULED
+            || a.outcome() == Attempt.Outcome.WAITING_ON_PERMIT) && a.selectedNode().isPresent()) {
           placed.add(new PodBuilder(pod).editSpec().withNodeName(a.selectedNode().get()).endSpec()
               .build());
           current[0] = Snapshot.of(placed, nodes);
@@ -148,15 +154,29 @@ public final class Simulation {
     Status status;
     String message;
     String host = null;
+    NominatingInfo nominating = null;
     List<NodeInfo> nodes = List.of();
     try {
       ScheduleResult r = algorithm.schedulePod(fw, state, pod, snapshot);
       host = r.suggestedHost();
-      status = Status.SUCCESS;
-      message = "";
+      Pod assumed = new PodBuilder(pod).editSpec().withNodeName(host).endSpec().build();
+      status = fw.runReservePluginsReserve(state, assumed, host);
+      if (status.isSuccess()) {
+        status = fw.runPermitPlugins(state, assumed, host);
+      }
+      if (!status.isSuccess() && !status.isWait()) {
+        fw.runReservePluginsUnreserve(state, assumed, host);
+      }
+      message = status.isSuccess() ? "" : status.isWait() ? "waiting in Permit" : status.message();
     } catch (FitError e) {
+      if (fw.hasPostFilterPlugins()) {
+        PostFilterResult post = fw.runPostFilterPlugins(state, pod,
+            e.diagnosis().nodeToStatus());
+        e.diagnosis().setPostFilterMsg(post.status().message());
+        nominating = post.nominatingInfo();
+      }
       status = Status.unschedulable(e.getMessage());
-      message = e.getMessage() + " (PostFilter/preemption is not simulated)";
+      message = e.getMessage();
       nodes = List.copyOf(snapshot.list());
     } catch (SchedulingAlgorithm.NoNodesAvailableException e) {
       status = Status.unresolvable(e.getMessage());
@@ -165,9 +185,25 @@ public final class Simulation {
       status = e.status();
       message = e.status().message();
     }
-    return AttemptRecorder.toAttempt(fw, state, pod, 1, status, message, host, null, nodes,
-        Instant.now());
+    return AttemptRecorder.toAttempt(fw, state, pod, 1, status, message,
+        status.isSuccess() || status.isWait() ? host : null, nominating, nodes, Instant.now());
   }
+
+  /**
+   * What preemption's victims and nominations go through while simulating: nothing is written,
+   * every pod counts as patched or deleted.
+   */
+  private static final PodApi DRY_RUN = new PodApi() {
+    @Override
+    public boolean patchStatus(Pod pod, io.berth.framework.PodStatusPatch patch) {
+      return true;
+    }
+
+    @Override
+    public boolean delete(Pod pod) {
+      return true;
+    }
+  };
 
   /** Fills what a pod sent for simulation may leave out: namespace, uid, schedulerName. */
   static Pod defaulted(Pod pod, int index) {

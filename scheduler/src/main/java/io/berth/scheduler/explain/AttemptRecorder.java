@@ -16,6 +16,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
@@ -223,9 +224,11 @@ public final class AttemptRecorder implements AutoCloseable {
         : status.isWait() ? Outcome.WAITING_ON_PERMIT
         : status.isRejected() ? Outcome.UNSCHEDULABLE : Outcome.ERROR;
     List<String> ranFilters = filterPlugins.stream().filter(p -> !skipped.contains(p)).toList();
-    FilterTable filter = results.filtered().map(f -> filterTable(pod, f, ranFilters, nodes))
+    Optional<PluginResults.Scores> scored = results.scores();
+    FilterTable filter = results.filtered()
+        .map(f -> filterTable(pod, f, ranFilters, nodes, scored.orElse(null)))
         .orElse(FilterTable.EMPTY);
-    ScoreTable scores = results.scores().map(AttemptRecorder::scoreTable).orElse(ScoreTable.EMPTY);
+    ScoreTable scores = scored.map(AttemptRecorder::scoreTable).orElse(ScoreTable.EMPTY);
     Optional<String> nominated = nominating != null
         && nominating.mode() == NominatingInfo.Mode.OVERRIDE
         && !nominating.nominatedNodeName().isEmpty()
@@ -251,8 +254,8 @@ public final class AttemptRecorder implements AutoCloseable {
   }
 
   private static FilterTable filterTable(Pod pod, PluginResults.Filtered f, List<String> plugins,
-      List<NodeInfo> nodes) {
-    List<String> feasible = f.feasible().stream().map(NodeInfo::nodeName).toList();
+      List<NodeInfo> nodes, PluginResults.Scores scored) {
+    List<String> feasible = feasibleNames(f.feasible(), scored);
     Map<String, NodeInfo> byName = null;
     Resource request = null;
     List<NodeVerdict> rejected = new ArrayList<>(f.rejected().size());
@@ -300,8 +303,29 @@ public final class AttemptRecorder implements AutoCloseable {
     }
   }
 
+  /**
+   * The feasible nodes' names: the Score phase's names when it scored exactly these nodes (the
+   * common case: comparing references does not touch the nodes), else read from the nodes.
+   */
+  static List<String> feasibleNames(List<NodeInfo> feasible, PluginResults.Scores scored) {
+    if (scored != null && scored.nodes().size() == feasible.size()) {
+      boolean same = true;
+      for (int i = 0; i < feasible.size() && same; i++) {
+        same = scored.nodes().get(i) == feasible.get(i);
+      }
+      if (same) {
+        return Arrays.asList(scored.nodeNames());
+      }
+    }
+    String[] names = new String[feasible.size()];
+    for (int i = 0; i < names.length; i++) {
+      names[i] = feasible.get(i).nodeName();
+    }
+    return Arrays.asList(names);
+  }
+
   private static ScoreTable scoreTable(PluginResults.Scores s) {
-    List<String> nodes = s.nodes().stream().map(NodeInfo::nodeName).toList();
-    return new ScoreTable(s.plugins(), s.weights(), nodes, s.raw(), s.normalized());
+    return new ScoreTable(s.plugins(), s.weights(), Arrays.asList(s.nodeNames()), s.raw(),
+        s.normalized());
   }
 }
