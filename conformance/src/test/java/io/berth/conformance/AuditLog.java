@@ -19,8 +19,12 @@ final class AuditLog {
 
   private static final JsonMapper JSON = JsonMapper.builder().build();
 
-  /** One completed request. {@code code} is the HTTP status the server answered. */
-  record Entry(String user, String verb, String uri, String resource, String subresource, int code, String message) {
+  /**
+   * One completed request. {@code code} is the HTTP status the server answered; {@code apiGroup} is {@code ""} for
+   * the core group, {@code namespace} {@code ""} for a cluster-scoped request.
+   */
+  record Entry(String user, String verb, String uri, String apiGroup, String namespace, String resource,
+      String subresource, String name, int code, String message) {
 
     /** Refused by the server: any 4xx or 5xx. */
     boolean refused() {
@@ -82,7 +86,8 @@ final class AuditLog {
     JsonNode ref = event.path("objectRef");
     JsonNode status = event.path("responseStatus");
     return new Entry(event.path("user").path("username").asString(), event.path("verb").asString(),
-        event.path("requestURI").asString(), ref.path("resource").asString(""), ref.path("subresource").asString(""),
+        event.path("requestURI").asString(), ref.path("apiGroup").asString(""), ref.path("namespace").asString(""),
+        ref.path("resource").asString(""), ref.path("subresource").asString(""), ref.path("name").asString(""),
         status.path("code").asInt(0), status.path("message").asString(""));
   }
 }

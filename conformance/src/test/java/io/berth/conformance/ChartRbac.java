@@ -25,12 +25,16 @@ final class ChartRbac {
     return Path.of(System.getProperty("berth.deployDir", "../deploy")).resolve("manifests").resolve("berth-all.yaml");
   }
 
+  /** The chart's RBAC objects (and ServiceAccounts), decoded with {@code client} (which sends nothing). */
+  static List<HasMetadata> load(KubernetesClient client) throws IOException {
+    try (InputStream in = Files.newInputStream(manifests())) {
+      return client.load(in).items().stream().filter(o -> RBAC_KINDS.contains(o.getKind())).toList();
+    }
+  }
+
   /** Server-side applies the chart's RBAC objects (and ServiceAccounts) with {@code admin}; returns what it applied. */
   static List<HasMetadata> apply(KubernetesClient admin) throws IOException {
-    List<HasMetadata> objects;
-    try (InputStream in = Files.newInputStream(manifests())) {
-      objects = admin.load(in).items().stream().filter(o -> RBAC_KINDS.contains(o.getKind())).toList();
-    }
+    List<HasMetadata> objects = load(admin);
     for (HasMetadata object : objects) {
       admin.resource(object).forceConflicts().serverSideApply();
     }

@@ -69,6 +69,25 @@ final class ControlPlane implements ExtensionContext.Store.CloseableResource {
     return dir;
   }
 
+  /** etcd's client URL (plain HTTP on loopback), for what only etcd can do, such as compacting its history. */
+  String etcdUrl() throws IOException {
+    return envValue("BERTH_ETCD");
+  }
+
+  /** kube-apiserver's URL. */
+  String apiServerUrl() throws IOException {
+    return envValue("BERTH_API_SERVER");
+  }
+
+  private String envValue(String key) throws IOException {
+    for (String line : Files.readAllLines(dir.resolve("env"))) {
+      if (line.startsWith(key + "=")) {
+        return line.substring(key.length() + 1);
+      }
+    }
+    throw new IllegalStateException(dir.resolve("env") + " names no " + key);
+  }
+
   /** Where conformance/build put etcd, kube-apiserver, kube-scheduler, kube-controller-manager and kwok. */
   Path binaries() throws IOException {
     for (String line : Files.readAllLines(dir.resolve("env"))) {

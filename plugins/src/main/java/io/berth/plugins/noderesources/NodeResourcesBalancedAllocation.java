@@ -18,10 +18,12 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * kube-scheduler's NodeResourcesBalancedAllocation (v1.32): favors nodes whose configured
- * resources (cpu and memory by default) would be used in equal proportion with the pod, scoring
- * (1 - standard deviation of requested/allocatable fractions) * 100. As upstream, it counts plain
- * requests ({@code useRequested}), not the non-zero defaults NodeResourcesFit scores with. PreScore
+ * kube-scheduler's NodeResourcesBalancedAllocation (v1.36): favors nodes whose balance of the
+ * configured resources (cpu and memory by default) the pod improves. With b = (1 - standard
+ * deviation of requested/allocatable fractions) * 100, a node scores 50 + (50 + b(with the pod) -
+ * b(without it)) / 2. As upstream, it counts plain requests ({@code useRequested}), not the
+ * non-zero defaults NodeResourcesFit scores with, and skips a pod that requests none of the
+ * resources (PreScore returns Skip; Score without PreScore gives 0: kubernetes#129138). PreScore
  * runs on the scheduling thread and stores the pod's requests; Score runs on many threads at once
  * and only reads; the plugin is immutable after construction.
  */
@@ -58,8 +60,11 @@ public final class NodeResourcesBalancedAllocation implements PreScorePlugin, Sc
     if (podInfo.parseError().isPresent()) {
       return Status.error(podInfo.parseError().get());
     }
-    state.write(PRE_SCORE_STATE_KEY, new ScorePreState(
-        scorer.podRequests(podInfo.requests(), podInfo.nonZeroRequests())));
+    long[] podRequests = scorer.podRequests(podInfo.requests(), podInfo.nonZeroRequests());
+    if (isBestEffort(podRequests)) {
+      return Status.skip();
+    }
+    state.write(PRE_SCORE_STATE_KEY, new ScorePreState(podRequests));
     return Status.SUCCESS;
   }
 
@@ -74,6 +79,19 @@ public final class NodeResourcesBalancedAllocation implements PreScorePlugin, Sc
           }
           return scorer.podRequests(podInfo.requests(), podInfo.nonZeroRequests());
         });
+    if (isBestEffort(podRequests)) {
+      return 0;
+    }
     return scorer.score(nodeInfo, podRequests);
+  }
+
+  /** True when the pod requests none of the scored resources (upstream's isBestEffortPod). */
+  private static boolean isBestEffort(long[] podRequests) {
+    for (long request : podRequests) {
+      if (request != 0) {
+        return false;
+      }
+    }
+    return true;
   }
 }

@@ -10,7 +10,7 @@ import java.util.List;
 /**
  * What NodeResourcesFit's scoring strategies and NodeResourcesBalancedAllocation share (upstream's
  * resource_allocation.go): for each configured resource, the node's allocatable amount and what
- * would be requested on it with the pod, handed to a {@link ResourceScorer}. With
+ * is requested on it without and with the pod, handed to a {@link ResourceScorer}. With
  * {@code useRequested} false, cpu and memory count non-zero requests (a container without a
  * request counts 100m / 200Mi) on both the node and the pod; otherwise plain requests. An extended
  * resource the pod does not request, or one the node lacks, is left out. Immutable and
@@ -53,6 +53,7 @@ final class ResourceAllocationScorer {
     Resource requested = nodeInfo.requested();
     Resource cpuMemoryRequested = useRequested ? requested : nodeInfo.nonZeroRequested();
     long[] requestedOut = new long[resources.size()];
+    long[] allocatedOut = new long[resources.size()];
     long[] allocatableOut = new long[resources.size()];
     for (int i = 0; i < resources.size(); i++) {
       String name = resources.get(i).name();
@@ -61,35 +62,36 @@ final class ResourceAllocationScorer {
         continue; // an extended resource the pod does not want does not rank nodes
       }
       long alloc;
-      long req;
+      long onNode;
       switch (name) {
         case Resource.CPU -> {
           alloc = allocatable.milliCpu();
-          req = cpuMemoryRequested.milliCpu() + podRequest;
+          onNode = cpuMemoryRequested.milliCpu();
         }
         case Resource.MEMORY -> {
           alloc = allocatable.memory();
-          req = cpuMemoryRequested.memory() + podRequest;
+          onNode = cpuMemoryRequested.memory();
         }
         case Resource.EPHEMERAL_STORAGE -> {
           alloc = allocatable.ephemeralStorage();
-          req = requested.ephemeralStorage() + podRequest;
+          onNode = requested.ephemeralStorage();
         }
         default -> {
           if (!scalar[i] || !allocatable.scalarResources().containsKey(name)) {
             continue;
           }
           alloc = allocatable.scalar(name);
-          req = requested.scalar(name) + podRequest;
+          onNode = requested.scalar(name);
         }
       }
       if (alloc == 0) {
         continue;
       }
       allocatableOut[i] = alloc;
-      requestedOut[i] = req;
+      allocatedOut[i] = onNode;
+      requestedOut[i] = onNode + podRequest;
     }
-    return scorer.score(requestedOut, allocatableOut);
+    return scorer.score(requestedOut, allocatedOut, allocatableOut);
   }
 
   /** A resource's amount by name; "pods" and other non-tracked names count 0. */

@@ -7,8 +7,9 @@ import java.util.List;
 /**
  * The per-node scoring functions of the resource-allocation strategies (upstream's
  * least_allocated.go, most_allocated.go, requested_to_capacity_ratio.go and
- * balanced_allocation.go). Each takes, per configured resource, what would be requested on the
- * node with the pod and the node's allocatable amount; a resource with allocatable 0 is left out.
+ * balanced_allocation.go, v1.36). Each takes, per configured resource, what would be requested on
+ * the node with the pod, what is requested on it without the pod, and the node's allocatable
+ * amount; a resource with allocatable 0 is left out.
  * Stateless; the returned scorers are immutable and thread-safe.
  */
 final class ResourceScorers {
@@ -16,10 +17,13 @@ final class ResourceScorers {
   private static final long MAX_UTILIZATION = 100;
   private static final long MAX_CUSTOM_PRIORITY_SCORE = 10;
 
-  /** Scores one node from the requested and allocatable amounts, index by index. */
+  /**
+   * Scores one node from the amounts requested with the pod, requested without it ("allocated")
+   * and allocatable, index by index.
+   */
   @FunctionalInterface
   interface ResourceScorer {
-    long score(long[] requested, long[] allocatable);
+    long score(long[] requested, long[] allocated, long[] allocatable);
   }
 
   private ResourceScorers() {}
@@ -58,7 +62,7 @@ final class ResourceScorers {
       utilizations[i] = shape.get(i).utilization();
       scores[i] = shape.get(i).score() * (MAX / MAX_CUSTOM_PRIORITY_SCORE);
     }
-    return (requested, allocatable) -> {
+    return (requested, allocated, allocatable) -> {
       long nodeScore = 0;
       long weightSum = 0;
       for (int i = 0; i < requested.length; i++) {
@@ -79,36 +83,45 @@ final class ResourceScorers {
   }
 
   /**
-   * Favors nodes whose resources are used in equal proportion: (1 - standard deviation of the
-   * requested/allocatable fractions, each capped at 1) * 100, truncated. For two resources the
-   * deviation is |f1 - f2| / 2; for one it is 0.
+   * Favors nodes whose balance the pod improves (v1.36): with {@code b(x)} = (1 - standard
+   * deviation of the x/allocatable fractions, each capped at 1) * 100, truncated, the score is
+   * {@code 50 + (50 + b(requested) - b(allocated)) / 2} in integer arithmetic, so 75 when the pod
+   * leaves the balance as it was, towards 100 when it improves it and towards 50 when it worsens
+   * it. For two resources the deviation is |f1 - f2| / 2; for one it is 0.
    */
   static ResourceScorer balanced() {
-    return (requested, allocatable) -> {
-      double[] fractions = new double[requested.length];
-      int n = 0;
-      double total = 0;
-      for (int i = 0; i < requested.length; i++) {
-        if (allocatable[i] == 0) {
-          continue;
-        }
-        double fraction = Math.min(1.0, (double) requested[i] / allocatable[i]);
-        total += fraction;
-        fractions[n++] = fraction;
-      }
-      double std = 0;
-      if (n == 2) {
-        std = Math.abs((fractions[0] - fractions[1]) / 2);
-      } else if (n > 2) {
-        double mean = total / n;
-        double sum = 0;
-        for (int i = 0; i < n; i++) {
-          sum += (fractions[i] - mean) * (fractions[i] - mean);
-        }
-        std = Math.sqrt(sum / n);
-      }
-      return (long) ((1 - std) * MAX);
+    return (requested, allocated, allocatable) -> {
+      long withPod = balance(requested, allocatable);
+      long withoutPod = balance(allocated, allocatable);
+      return MAX / 2 + (MAX / 2 + withPod - withoutPod) / 2;
     };
+  }
+
+  /** (1 - standard deviation of the capped amount/allocatable fractions) * 100, truncated. */
+  static long balance(long[] amounts, long[] allocatable) {
+    double[] fractions = new double[amounts.length];
+    int n = 0;
+    double total = 0;
+    for (int i = 0; i < amounts.length; i++) {
+      if (allocatable[i] == 0) {
+        continue;
+      }
+      double fraction = Math.min(1.0, (double) amounts[i] / allocatable[i]);
+      total += fraction;
+      fractions[n++] = fraction;
+    }
+    double std = 0;
+    if (n == 2) {
+      std = Math.abs((fractions[0] - fractions[1]) / 2);
+    } else if (n > 2) {
+      double mean = total / n;
+      double sum = 0;
+      for (int i = 0; i < n; i++) {
+        sum += (fractions[i] - mean) * (fractions[i] - mean);
+      }
+      std = Math.sqrt(sum / n);
+    }
+    return (long) ((1 - std) * MAX);
   }
 
   /**
@@ -134,7 +147,7 @@ final class ResourceScorers {
 
   private static ResourceScorer weightedMean(List<ResourceSpec> resources,
       PerResource perResource) {
-    return (requested, allocatable) -> {
+    return (requested, allocated, allocatable) -> {
       long nodeScore = 0;
       long weightSum = 0;
       for (int i = 0; i < requested.length; i++) {

@@ -63,7 +63,9 @@ class NodeResourcesConcurrencyTest {
       CycleState state = new CycleState();
       assertThat(fit.preFilter(state, pod, nodes).status().isSuccess()).isTrue();
       assertThat(fit.preScore(state, pod, nodes).isSuccess()).isTrue();
-      assertThat(balanced.preScore(state, pod, nodes).isSuccess()).isTrue();
+      Status balancedPreScore = balanced.preScore(state, pod, nodes);
+      // a best-effort pod is skipped by BalancedAllocation (v1.36); Score then gives 0
+      assertThat(balancedPreScore.isSuccess() || balancedPreScore.isSkip()).isTrue();
       states.add(state);
       expected.add(evaluate(fit, balanced, state, pod, nodes));
     }
