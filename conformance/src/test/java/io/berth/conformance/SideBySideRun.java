@@ -1,0 +1,565 @@
+package io.berth.conformance;
+
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.Watch;
+import io.fabric8.kubernetes.client.Watcher;
+import io.fabric8.kubernetes.client.WatcherException;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Side-by-side throughput on one real control plane, in one run: scheduler_perf's SchedulingBasic shape (N kwok nodes
+ * of 4 CPU / 32Gi / 110 pods in three zones, P pods of one pause container requesting 100m / 500Mi) scheduled by
+ * kube-scheduler v1.36 and then by Berth's scheduler jar, each from the same {@code KubeSchedulerConfiguration}
+ * (default plugins, clientConnection qps/burst 5000 as scheduler_perf sets them, no leader election; only the
+ * profile's schedulerName and the identity differ); then a Deployment of R replicas rolled out by
+ * kube-controller-manager's deployment and replicaset controllers and then by Berth's controller manager (same
+ * {@code --kube-api-qps/--kube-api-burst}; the pods placed by the same kube-scheduler, run by the same kwok).
+ *
+ * <p>Per scheduler: pods/s from the first create to the last binding seen, p50/p99 from each pod's create call to
+ * its binding (seen on a watch), the scheduler process's CPU seconds and its API requests per pod (from the audit
+ * log). Per controller manager: seconds from the Deployment's create to {@code availableReplicas == R} and the
+ * controllers' API requests per pod. Rounds alternate the two (kube, Berth, kube, Berth...) so that the shared
+ * machine's load falls on both alike. The table is printed and written to {@code DIR/side-by-side.md}.
+ *
+ * <p>Run it with {@code conformance/bench} (which builds what it needs); a CLI main, so it prints to stdout. It
+ * starts its own control plane with {@code conformance/up} in {@code DIR} and stops it with {@code conformance/down}.
+ * Not thread-safe; one run per process.
+ */
+public final class SideBySideRun {
+
+  private static final JsonMapper JSON = JsonMapper.builder().build();
+  private static final String KCM_DEPLOYMENT = "system:serviceaccount:kube-system:deployment-controller";
+  private static final String KCM_REPLICASET = "system:serviceaccount:kube-system:replicaset-controller";
+  private static final String KUBE_SCHEDULER = "system:kube-scheduler";
+  private static final String BERTH_SCHEDULER = "system:serviceaccount:kube-system:berth-scheduler";
+  private static final String BERTH_CM = "system:serviceaccount:kube-system:berth-controller-manager";
+  private static final int API_QPS = 100;
+  private static final int API_BURST = 200;
+
+  private final Path scripts;
+  private final Path dir;
+  private final Path schedulerJar;
+  private final Path controllerManagerJar;
+  private final List<String> table = new ArrayList<>();
+  private KubernetesClient admin;
+  private Path bin;
+  private boolean backlog;
+
+  private SideBySideRun(Path scripts, Path dir, Path schedulerJar, Path controllerManagerJar) {
+    this.scripts = scripts;
+    this.dir = dir;
+    this.schedulerJar = schedulerJar;
+    this.controllerManagerJar = controllerManagerJar;
+  }
+
+  /** One scheduler's measured run. */
+  record SchedulingResult(String who, int pods, double podsPerSecond, double p50Ms, double p99Ms, double cpuSeconds,
+      long requests) {}
+
+  /** One controller manager's measured rollout. */
+  record RolloutResult(String who, int replicas, double secondsToAvailable, long requests) {}
+
+  public static void main(String[] args) throws Exception {
+    Map<String, String> opts = new LinkedHashMap<>(Map.of("--nodes", "500", "--pods", "2000", "--replicas", "1000",
+        "--rounds", "1", "--dir", "conformance/target/side-by-side", "--scripts", "conformance",
+        "--scheduler-jar", "scheduler/target/berth-scheduler.jar",
+        "--controller-manager-jar", "controller-manager/target/berth-controller-manager.jar",
+        "--skip", "", "--mode", "stream"));
+    for (int i = 0; i < args.length; i++) {
+      String[] kv = args[i].split("=", 2);
+      if (!opts.containsKey(kv[0])) {
+        System.err.println("unknown option " + kv[0] + "; options: " + opts.keySet());
+        System.exit(2);
+      }
+      opts.put(kv[0], kv.length == 2 ? kv[1] : args[++i]);
+    }
+    SideBySideRun run = new SideBySideRun(Path.of(opts.get("--scripts")).toAbsolutePath(),
+        Path.of(opts.get("--dir")).toAbsolutePath(), Path.of(opts.get("--scheduler-jar")).toAbsolutePath(),
+        Path.of(opts.get("--controller-manager-jar")).toAbsolutePath());
+    Set<String> skip = Set.of(opts.get("--skip").split(","));
+    run.backlog = switch (opts.get("--mode")) {
+      case "stream" -> false;
+      case "backlog" -> true;
+      default -> {
+        System.err.println("--mode is stream or backlog, not " + opts.get("--mode"));
+        System.exit(2);
+        yield false;
+      }
+    };
+    int rc = run.run(Integer.parseInt(opts.get("--nodes")), Integer.parseInt(opts.get("--pods")),
+        Integer.parseInt(opts.get("--replicas")), Integer.parseInt(opts.get("--rounds")), skip);
+    System.exit(rc);
+  }
+
+  private int run(int nodes, int pods, int replicas, int rounds, Set<String> skip) throws Exception {
+    Instant started = Instant.now();
+    exec(List.of(scripts.resolve("up").toString(), "--nodes", "0", "--dir", dir.toString()), 300);
+    try {
+      bin = Path.of(env("BERTH_K8S_BIN"));
+      admin = client("admin");
+      ChartRbac.apply(admin);
+      say("creating %d kwok nodes", nodes);
+      createNodes(nodes);
+      table.add(String.format("Side by side on one kube-apiserver v1.36.3 + etcd v3.6.8 + kwok v0.8.0, %d nodes; "
+          + "started %s", nodes, started));
+      if (!skip.contains("scheduling")) {
+        table.add("");
+        table.add("| scheduler | pods | pods/s | p50 create→bind (ms) | p99 (ms) | scheduler CPU s | API requests/pod |");
+        table.add("| --- | --- | --- | --- | --- | --- | --- |");
+        List<SchedulingResult> kube = new ArrayList<>();
+        List<SchedulingResult> berth = new ArrayList<>();
+        for (int r = 0; r < rounds; r++) {
+          kube.add(row(schedule("kube-scheduler", r, pods)));
+          berth.add(row(schedule("berth", r, pods)));
+        }
+        table.add("");
+        table.add(String.format("Berth / kube-scheduler: pods/s %.2f×, p50 %.2f×, p99 %.2f×, CPU per pod %.2f×",
+            mean(berth, SchedulingResult::podsPerSecond) / mean(kube, SchedulingResult::podsPerSecond),
+            mean(berth, SchedulingResult::p50Ms) / mean(kube, SchedulingResult::p50Ms),
+            mean(berth, SchedulingResult::p99Ms) / mean(kube, SchedulingResult::p99Ms),
+            mean(berth, SchedulingResult::cpuSeconds) / mean(kube, SchedulingResult::cpuSeconds)));
+      }
+      if (!skip.contains("deployment")) {
+        table.add("");
+        table.add("| controller manager | replicas | s to available | API requests/pod |");
+        table.add("| --- | --- | --- | --- |");
+        List<RolloutResult> kcm = new ArrayList<>();
+        List<RolloutResult> berth = new ArrayList<>();
+        for (int r = 0; r < rounds; r++) {
+          kcm.add(row(rollout("kube-controller-manager", r, replicas)));
+          berth.add(row(rollout("berth", r, replicas)));
+        }
+        table.add("");
+        table.add(String.format("Berth / kube-controller-manager: time to available %.2f×, requests per pod %.2f×",
+            mean(berth, RolloutResult::secondsToAvailable) / mean(kcm, RolloutResult::secondsToAvailable),
+            mean(berth, x -> (double) x.requests()) / mean(kcm, x -> (double) x.requests())));
+      }
+      String out = String.join("\n", table) + "\n";
+      Files.writeString(dir.resolveSibling(dir.getFileName() + ".md"), out);
+      System.out.println(out);
+      return 0;
+    } finally {
+      if (admin != null) {
+        admin.close();
+      }
+      exec(List.of(scripts.resolve("down").toString(), "--dir", dir.toString()), 180);
+    }
+  }
+
+  private SchedulingResult row(SchedulingResult r) {
+    table.add(String.format("| %s | %d | %.1f | %s | %s | %.1f | %.2f |", r.who(), r.pods(), r.podsPerSecond(),
+        ms(r.p50Ms()), ms(r.p99Ms()), r.cpuSeconds(), (double) r.requests() / r.pods()));
+    say("%s", table.get(table.size() - 1));
+    return r;
+  }
+
+  private RolloutResult row(RolloutResult r) {
+    table.add(String.format("| %s | %d | %.1f | %.2f |", r.who(), r.replicas(), r.secondsToAvailable(),
+        (double) r.requests() / r.replicas()));
+    say("%s", table.get(table.size() - 1));
+    return r;
+  }
+
+  private static String ms(double value) {
+    return Double.isNaN(value) ? "n/a" : String.format("%.0f", value);
+  }
+
+  private static <T> double mean(List<T> list, java.util.function.ToDoubleFunction<T> f) {
+    return list.stream().mapToDouble(f).average().orElse(Double.NaN);
+  }
+
+  // --- scheduling ------------------------------------------------------------------------------------------------
+
+  private SchedulingResult schedule(String who, int round, int pods) throws Exception {
+    boolean kube = who.equals("kube-scheduler");
+    String profile = "bench-" + (kube ? "kube" : "berth");
+    String ns = profile + "-" + round;
+    namespace(ns);
+    Path work = dir.resolve("bench");
+    Files.createDirectories(work);
+    Path config = work.resolve(profile + ".yaml");
+    Files.writeString(config, String.join("\n",
+        "apiVersion: kubescheduler.config.k8s.io/v1",
+        "kind: KubeSchedulerConfiguration",
+        "clientConnection:",
+        "  kubeconfig: " + kubeconfig(kube ? "kube-scheduler" : "berth-scheduler"),
+        "  qps: 5000",
+        "  burst: 5000",
+        "leaderElection:",
+        "  leaderElect: false",
+        "profiles:",
+        "- schedulerName: " + profile,
+        ""));
+    Path log = work.resolve(profile + "-" + round + ".log");
+    if (backlog) {
+      return scheduleBacklog(who, round, pods, ns, profile, config, log);
+    }
+    Process process = startScheduler(kube, config, log);
+    String user = kube ? KUBE_SCHEDULER : BERTH_SCHEDULER;
+    try {
+      // warm up: one pod bound means the scheduler has synced and is placing
+      Map<String, Long> bound = new ConcurrentHashMap<>();
+      try (Watch watch = watchBindings(ns, bound)) {
+        createPod(ns, "warmup", profile);
+        waitFor(() -> bound.containsKey("warmup"), 180, who + " binds its first pod (see " + log + ")");
+        long requestsBefore = audit(user);
+        double cpuBefore = cpuSeconds(process.pid());
+        Map<String, Long> created = new ConcurrentHashMap<>();
+        say("%s round %d: creating %d pods", who, round, pods);
+        long start = System.nanoTime();
+        createPods(ns, profile, pods, created);
+        waitFor(() -> bound.size() >= pods + 1, 1800, who + " binds " + pods + " pods (see " + log + ")");
+        double cpu = cpuSeconds(process.pid()) - cpuBefore;
+        long last = created.keySet().stream().mapToLong(bound::get).max().orElseThrow();
+        double[] latencies = created.entrySet().stream()
+            .mapToDouble(e -> (bound.get(e.getKey()) - e.getValue()) / 1e6).sorted().toArray();
+        long requests = audit(user) - requestsBefore;
+        return new SchedulingResult(who, pods, pods / ((last - start) / 1e9), percentile(latencies, 50),
+            percentile(latencies, 99), cpu, requests);
+      }
+    } finally {
+      process.destroy();
+      if (!process.waitFor(30, TimeUnit.SECONDS)) {
+        process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+      }
+      deletePodsOf(ns);
+    }
+  }
+
+  private Process startScheduler(boolean kube, Path config, Path log) throws IOException {
+    if (kube) {
+      String kc = kubeconfig("kube-scheduler").toString();
+      return new ProcessBuilder(bin.resolve("kube-scheduler").toString(), "--config", config.toString(),
+          "--authentication-kubeconfig", kc, "--authorization-kubeconfig", kc, "--bind-address=127.0.0.1",
+          "--secure-port=0", "--v=1").redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    }
+    ProcessBuilder b = new ProcessBuilder(javaBin(), "-Xmx1g", "-jar", schedulerJar.toString(), "--port", "0",
+        "--kubeconfig", kubeconfig("berth-scheduler").toString(), "--config", config.toString(),
+        "--leader-elect=false").redirectErrorStream(true).redirectOutput(log.toFile());
+    b.environment().remove("KUBECONFIG");
+    return b.start();
+  }
+
+  /**
+   * {@code --mode backlog}: the pods are all created first, then the scheduler starts (cold: for the JVM, JIT
+   * warm-up included) and the rate is pods over the span from its first binding to its last, which creation does
+   * not bound; there is no create-to-bind latency to report (NaN).
+   */
+  private SchedulingResult scheduleBacklog(String who, int round, int pods, String ns, String profile, Path config,
+      Path log) throws Exception {
+    boolean kube = who.equals("kube-scheduler");
+    say("%s round %d: creating a backlog of %d pods", who, round, pods);
+    createPods(ns, profile, pods, new ConcurrentHashMap<>());
+    String user = kube ? KUBE_SCHEDULER : BERTH_SCHEDULER;
+    Map<String, Long> bound = new ConcurrentHashMap<>();
+    long requestsBefore = audit(user);
+    Process process = startScheduler(kube, config, log);
+    try (Watch watch = watchBindings(ns, bound)) {
+      waitFor(() -> bound.size() >= pods, 1800, who + " binds " + pods + " pods (see " + log + ")");
+      double cpu = cpuSeconds(process.pid());
+      long first = bound.values().stream().mapToLong(Long::longValue).min().orElseThrow();
+      long last = bound.values().stream().mapToLong(Long::longValue).max().orElseThrow();
+      long requests = audit(user) - requestsBefore;
+      return new SchedulingResult(who + " (backlog)", pods, (pods - 1) / ((last - first) / 1e9), Double.NaN,
+          Double.NaN, cpu, requests);
+    } finally {
+      process.destroy();
+      if (!process.waitFor(30, TimeUnit.SECONDS)) {
+        process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+      }
+      deletePodsOf(ns);
+    }
+  }
+
+  /** Creates pods p-0..p-(count-1) from 8 threads, recording when each create call began. */
+  private void createPods(String ns, String profile, int count, Map<String, Long> created) throws Exception {
+    ExecutorService pool = Executors.newFixedThreadPool(8);
+    List<Future<?>> futures = new ArrayList<>();
+    for (int t = 0; t < 8; t++) {
+      int offset = t;
+      futures.add(pool.submit(() -> {
+        for (int i = offset; i < count; i += 8) {
+          String name = "p-" + i;
+          created.put(name, System.nanoTime());
+          createPod(ns, name, profile);
+        }
+        return null;
+      }));
+    }
+    for (Future<?> f : futures) {
+      f.get();
+    }
+    pool.shutdown();
+  }
+
+  private Watch watchBindings(String ns, Map<String, Long> bound) {
+    return admin.pods().inNamespace(ns).watch(new Watcher<>() {
+      @Override
+      public void eventReceived(Action action, Pod pod) {
+        if (pod.getSpec().getNodeName() != null) {
+          bound.putIfAbsent(pod.getMetadata().getName(), System.nanoTime());
+        }
+      }
+
+      @Override
+      public void onClose(WatcherException cause) {
+        say("watch of %s closed: %s", ns, cause.getMessage());
+      }
+    });
+  }
+
+  /** scheduler_perf's default pod (pod-default.yaml): one pause container, 100m cpu and 500Mi requested. */
+  private void createPod(String ns, String name, String schedulerName) {
+    // a loaded server may answer late: retry a create that timed out (409: the first attempt made it)
+    for (int attempt = 1; ; attempt++) {
+      try {
+        createPodOnce(ns, name, schedulerName);
+        return;
+      } catch (KubernetesClientException e) {
+        if (e.getCode() == 409) {
+          return;
+        }
+        if (attempt == 5) {
+          throw e;
+        }
+      }
+    }
+  }
+
+  private void createPodOnce(String ns, String name, String schedulerName) {
+    admin.pods().inNamespace(ns).resource(new PodBuilder().withNewMetadata().withName(name).endMetadata()
+        .withNewSpec().withSchedulerName(schedulerName).withTerminationGracePeriodSeconds(0L).addNewContainer()
+        .withName("pause").withImage("registry.k8s.io/pause:3.10").withNewResources()
+        .addToRequests("cpu", new Quantity("100m")).addToRequests("memory", new Quantity("500Mi")).endResources()
+        .endContainer().endSpec().build()).create();
+  }
+
+  private static double percentile(double[] sorted, int p) {
+    int index = (int) Math.ceil(p / 100.0 * sorted.length) - 1;
+    return sorted[Math.max(0, Math.min(sorted.length - 1, index))];
+  }
+
+  // --- deployments -----------------------------------------------------------------------------------------------
+
+  private RolloutResult rollout(String who, int round, int replicas) throws Exception {
+    boolean kcm = who.equals("kube-controller-manager");
+    String ns = "bench-" + (kcm ? "kcm" : "berth-cm") + "-" + round;
+    namespace(ns);
+    Path log = dir.resolve("bench").resolve(ns + ".log");
+    Files.createDirectories(log.getParent());
+    Process process;
+    if (kcm) {
+      String kc = kubeconfig("kube-controller-manager").toString();
+      process = new ProcessBuilder(bin.resolve("kube-controller-manager").toString(), "--kubeconfig", kc,
+          "--authentication-kubeconfig", kc, "--authorization-kubeconfig", kc,
+          "--controllers=deployment-controller,replicaset-controller", "--use-service-account-credentials=true",
+          "--leader-elect=false", "--bind-address=127.0.0.1", "--secure-port=0",
+          "--kube-api-qps=" + API_QPS, "--kube-api-burst=" + API_BURST, "--v=1")
+          .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    } else {
+      ProcessBuilder b = new ProcessBuilder(javaBin(), "-Xmx1g", "-jar", controllerManagerJar.toString(), "--port",
+          "0", "--kubeconfig", kubeconfig("berth-controller-manager").toString(),
+          "--leader-elect=false", "--kube-api-qps=" + API_QPS,
+          "--kube-api-burst=" + API_BURST).redirectErrorStream(true).redirectOutput(log.toFile());
+      b.environment().remove("KUBECONFIG");
+      process = b.start();
+    }
+    List<String> users = kcm ? List.of(KCM_DEPLOYMENT, KCM_REPLICASET) : List.of(BERTH_CM);
+    try {
+      // warm up: a 1-replica Deployment available means the controllers have synced
+      admin.apps().deployments().inNamespace(ns).resource(deployment("warmup", 1)).create();
+      waitFor(() -> available(ns, "warmup") >= 1, 180, who + " makes a Deployment available (see " + log + ")");
+      long requestsBefore = users.stream().mapToLong(this::audit).sum();
+      say("%s round %d: Deployment of %d replicas", who, round, replicas);
+      long start = System.nanoTime();
+      admin.apps().deployments().inNamespace(ns).resource(deployment("big", replicas)).create();
+      waitFor(() -> available(ns, "big") >= replicas, 1800, who + " makes " + replicas + " replicas available");
+      double seconds = (System.nanoTime() - start) / 1e9;
+      long requests = users.stream().mapToLong(this::audit).sum() - requestsBefore;
+      return new RolloutResult(who, replicas, seconds, requests);
+    } finally {
+      process.destroy();
+      if (!process.waitFor(30, TimeUnit.SECONDS)) {
+        process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+      }
+      // the garbage collector (the main kube-controller-manager) removes the ReplicaSets' pods
+      admin.apps().deployments().inNamespace(ns).delete();
+      admin.apps().replicaSets().inNamespace(ns).delete();
+      deletePodsOf(ns);
+    }
+  }
+
+  private static Deployment deployment(String name, int replicas) {
+    return new DeploymentBuilder().withNewMetadata().withName(name).endMetadata().withNewSpec()
+        .withReplicas(replicas).withNewSelector().addToMatchLabels("app", name).endSelector().withNewTemplate()
+        .withNewMetadata().addToLabels("app", name).endMetadata().withNewSpec()
+        .withTerminationGracePeriodSeconds(0L).addNewContainer().withName("pause")
+        .withImage("registry.k8s.io/pause:3.10").withNewResources().addToRequests("cpu", new Quantity("10m"))
+        .addToRequests("memory", new Quantity("10Mi")).endResources().endContainer().endSpec().endTemplate()
+        .endSpec().build();
+  }
+
+  private int available(String ns, String name) {
+    Deployment d = admin.apps().deployments().inNamespace(ns).withName(name).get();
+    if (d == null || d.getStatus() == null || d.getStatus().getAvailableReplicas() == null) {
+      return 0;
+    }
+    return d.getStatus().getAvailableReplicas();
+  }
+
+  // --- plumbing --------------------------------------------------------------------------------------------------
+
+  private void createNodes(int count) throws Exception {
+    ExecutorService pool = Executors.newFixedThreadPool(8);
+    List<Future<?>> futures = new ArrayList<>();
+    for (int t = 0; t < 8; t++) {
+      int offset = t;
+      futures.add(pool.submit(() -> {
+        for (int i = offset; i < count; i += 8) {
+          admin.nodes().resource(node("bench-node-" + i, "zone-" + (i % 3))).create();
+        }
+        return null;
+      }));
+    }
+    for (Future<?> f : futures) {
+      f.get();
+    }
+    pool.shutdown();
+    waitFor(() -> admin.nodes().list().getItems().stream().filter(n -> n.getStatus().getConditions() != null
+        && n.getStatus().getConditions().stream().anyMatch(c -> c.getType().equals("Ready")
+        && c.getStatus().equals("True"))).count() >= count, 600, count + " nodes Ready");
+  }
+
+  /** scheduler_perf's node-default.yaml shape, as conformance/nodes prints it: 4 CPU, 32Gi, 110 pods, a zone. */
+  private static Node node(String name, String zone) {
+    Map<String, Quantity> capacity = Map.of("cpu", new Quantity("4"), "memory", new Quantity("32Gi"), "pods",
+        new Quantity("110"));
+    return new NodeBuilder().withNewMetadata().withName(name).addToAnnotations("kwok.x-k8s.io/node", "fake")
+        .addToLabels("kubernetes.io/hostname", name).addToLabels("kubernetes.io/os", "linux")
+        .addToLabels("topology.kubernetes.io/zone", zone).addToLabels("type", "kwok").endMetadata()
+        .withNewStatus().withCapacity(capacity).withAllocatable(capacity).withNewNodeInfo()
+        .withArchitecture("amd64").withOperatingSystem("linux").withKubeletVersion("fake").endNodeInfo()
+        .endStatus().build();
+  }
+
+  private void namespace(String ns) {
+    admin.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(ns).endMetadata().build())
+        .create();
+    waitFor(() -> admin.serviceAccounts().inNamespace(ns).withName("default").get() != null, 60,
+        "the default ServiceAccount of " + ns);
+  }
+
+  private void deletePodsOf(String ns) {
+    waitFor(() -> {
+      admin.pods().inNamespace(ns).withGracePeriod(0).delete();
+      return true;
+    }, 300, "deleting the pods of " + ns);
+    waitFor(() -> admin.pods().inNamespace(ns).list().getItems().isEmpty(), 600, "the pods of " + ns + " gone");
+  }
+
+  /** How many requests {@code user} has made so far, from the audit log. */
+  private long audit(String user) {
+    Path file = dir.resolve("logs").resolve("audit.log");
+    try (var lines = Files.lines(file, StandardCharsets.UTF_8)) {
+      String needle = "\"username\":\"" + user + "\"";
+      return lines.filter(l -> l.contains(needle)).map(JSON::readTree)
+          .filter(e -> !"ResponseStarted".equals(e.path("stage").asString())).count();
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  /** utime + stime of a process, from /proc. */
+  private static double cpuSeconds(long pid) throws IOException {
+    String stat = Files.readString(Path.of("/proc", String.valueOf(pid), "stat"));
+    String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+    // fields[0] is state (field 3); utime is field 14, stime field 15
+    return (Long.parseLong(fields[11]) + Long.parseLong(fields[12])) / 100.0;
+  }
+
+  private KubernetesClient client(String identity) throws IOException {
+    Config config = Config.fromKubeconfig(Files.readString(kubeconfig(identity), StandardCharsets.UTF_8));
+    config.setMaxConcurrentRequests(64);
+    config.setRequestTimeout(120_000);
+    config.setMaxConcurrentRequestsPerHost(64);
+    return new KubernetesClientBuilder().withConfig(config).build();
+  }
+
+  private Path kubeconfig(String identity) {
+    return dir.resolve("kubeconfigs").resolve(identity + ".kubeconfig");
+  }
+
+  private String env(String key) throws IOException {
+    for (String line : Files.readAllLines(dir.resolve("env"))) {
+      if (line.startsWith(key + "=")) {
+        return line.substring(key.length() + 1);
+      }
+    }
+    throw new IllegalStateException(dir.resolve("env") + " names no " + key);
+  }
+
+  private static String javaBin() {
+    return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+  }
+
+  private static void waitFor(BooleanSupplier condition, long seconds, String what) {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+    while (true) {
+      try {
+        if (condition.getAsBoolean()) {
+          return;
+        }
+      } catch (RuntimeException e) {
+        // a transient API error: try again until the deadline
+      }
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException("timed out after " + seconds + " s waiting for " + what);
+      }
+      try {
+        Thread.sleep(200);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException(e);
+      }
+    }
+  }
+
+  private static void exec(List<String> command, int seconds) throws IOException, InterruptedException {
+    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    if (!p.waitFor(seconds, TimeUnit.SECONDS) || p.exitValue() != 0) {
+      throw new IllegalStateException(command + " failed:\n" + out);
+    }
+  }
+
+  private static void say(String format, Object... args) {
+    System.out.println(Instant.now() + " " + String.format(format, args));
+  }
+}
