@@ -53,6 +53,21 @@ final class InProcessScheduler implements AutoCloseable {
         .build();
     informers.informerFor(Pod.class).addEventHandler(assembly.podHandler());
     informers.informerFor(Node.class).addEventHandler(assembly.nodeHandler());
+    // the DRA kinds, as SchedulerWorkload registers them, so claim/slice/class events move pods
+    for (io.berth.framework.EventResource r : assembly.otherResourcesOfInterest()) {
+      switch (r) {
+        case RESOURCE_CLAIM -> informers.informerFor(
+            io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim.class)
+            .addEventHandler(assembly.otherHandler(r));
+        case RESOURCE_SLICE -> informers.informerFor(
+            io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice.class)
+            .addEventHandler(assembly.otherHandler(r));
+        case DEVICE_CLASS -> informers.informerFor(
+            io.fabric8.kubernetes.api.model.resource.v1.DeviceClass.class)
+            .addEventHandler(assembly.otherHandler(r));
+        default -> { }
+      }
+    }
     informers.start();
     if (!informers.waitForCacheSync(Duration.ofSeconds(30))) {
       throw new IllegalStateException("informers did not sync");

@@ -7,58 +7,47 @@ import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import java.math.BigInteger;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
 /**
- * The devices in use, as upstream's allocated-devices tracker and claim assume cache together:
- * fed by the ResourceClaim informer (a claim's {@code status.allocation} results, those with
- * {@code adminAccess} left out), by allocations in flight (assumed in Reserve, dropped in
- * Unreserve or once PreBind has written them) and by claims this scheduler wrote and the informer
- * has not delivered yet (kept until an informer event at the same or a newer resourceVersion).
- * {@link #claim} answers the newest of the informer's and the assumed object, so a pod sharing a
- * claim sees the allocation PreBind just wrote.
+ * The devices in use, as upstream's allocated-devices listing over its claim assume cache: the
+ * allocations ({@code status.allocation} results, those with {@code adminAccess} left out) of the
+ * claims the ResourceClaim lister holds, where a claim this scheduler wrote and the informer has
+ * not delivered yet counts as written (kept until an informer event at the same or a newer
+ * resourceVersion), plus the allocations in flight (assumed in Reserve, dropped in Unreserve or
+ * once PreBind has written them). {@link #claim} answers the newest of the informer's and the
+ * written object, so a pod sharing a claim sees the allocation PreBind just wrote.
  *
- * <p>Thread-safe: every map is guarded by {@code this}; {@link #snapshot} returns an immutable
- * set rebuilt only after a change.
+ * <p>The listing is computed from the lister on each call, not from informer events: the queue
+ * may move a pod on a claim event before this cache's own handler has seen it, while the lister
+ * is already up to date. Thread-safe: both maps are guarded by {@code this}.
  */
 final class AllocatedDevices {
-  // claim uid -> devices of its allocation, from the informer or an assumed write
-  private final Map<String, Set<DeviceId>> byClaim = new HashMap<>();
   // claim uid -> the claim as Reserve assumed it (allocation in flight)
   private final Map<String, ResourceClaim> pending = new HashMap<>();
   // claim uid -> the claim as PreBind wrote it, until the informer catches up
   private final Map<String, ResourceClaim> assumed = new HashMap<>();
-  private Set<DeviceId> snapshot = Set.of();
-  private boolean dirty;
 
-  /** An informer add or update. */
+  /** An informer add or update: a written claim the informer has caught up with is dropped. */
   synchronized void upsert(ResourceClaim claim) {
     String uid = claim.getMetadata().getUid();
     ResourceClaim mine = assumed.get(uid);
-    if (mine != null) {
-      if (olderThan(claim, mine)) {
-        return;
-      }
+    if (mine != null && !olderThan(claim, mine)) {
       assumed.remove(uid);
     }
-    put(uid, devices(claim.getStatus() == null ? null : claim.getStatus().getAllocation()));
   }
 
   /** An informer delete. */
   synchronized void delete(ResourceClaim claim) {
-    String uid = claim.getMetadata().getUid();
-    assumed.remove(uid);
-    if (byClaim.remove(uid) != null) {
-      dirty = true;
-    }
+    assumed.remove(claim.getMetadata().getUid());
   }
 
   /** Reserve's assumption: {@code claim} carries the allocation chosen for it. */
   synchronized void signalPending(ResourceClaim claim) {
     pending.put(claim.getMetadata().getUid(), claim);
-    dirty = true;
   }
 
   synchronized boolean hasPending(String uid) {
@@ -67,9 +56,7 @@ final class AllocatedDevices {
 
   /** Drops an in-flight allocation; true when there was one. */
   synchronized boolean removePending(String uid) {
-    boolean removed = pending.remove(uid) != null;
-    dirty |= removed;
-    return removed;
+    return pending.remove(uid) != null;
   }
 
   /** PreBind wrote {@code written} (the API server's answer): its allocation counts from now on. */
@@ -77,34 +64,38 @@ final class AllocatedDevices {
     String uid = written.getMetadata().getUid();
     pending.remove(uid);
     assumed.put(uid, written);
-    put(uid, devices(written.getStatus() == null ? null : written.getStatus().getAllocation()));
   }
 
-  /** The newest known state of a claim: the assumed one while the informer lags behind it. */
+  /** The newest known state of a claim: the written one while the informer lags behind it. */
   synchronized ResourceClaim claim(ResourceClaim fromInformer) {
     ResourceClaim mine = assumed.get(fromInformer.getMetadata().getUid());
     return mine != null && olderThan(fromInformer, mine) ? mine : fromInformer;
   }
 
-  /** Every device in use: allocated to a claim or in flight. */
-  synchronized Set<DeviceId> snapshot() {
-    if (dirty) {
-      Set<DeviceId> all = new HashSet<>();
-      byClaim.values().forEach(all::addAll);
-      for (ResourceClaim c : pending.values()) {
-        all.addAll(devices(c.getStatus().getAllocation()));
+  /**
+   * Every device in use: allocated to one of {@code fromInformer} (the lister's claims, each
+   * replaced by its written state while newer) or in flight. A new immutable set.
+   */
+  synchronized Set<DeviceId> snapshot(List<ResourceClaim> fromInformer) {
+    Set<DeviceId> all = new HashSet<>();
+    Set<String> seen = new HashSet<>();
+    for (ResourceClaim c : fromInformer) {
+      ResourceClaim current = claim(c);
+      seen.add(current.getMetadata().getUid());
+      if (current.getStatus() != null) {
+        all.addAll(devices(current.getStatus().getAllocation()));
       }
-      snapshot = Set.copyOf(all);
-      dirty = false;
     }
-    return snapshot;
-  }
-
-  private void put(String uid, Set<DeviceId> devices) {
-    Set<DeviceId> old = devices.isEmpty() ? byClaim.remove(uid) : byClaim.put(uid, devices);
-    if (!devices.equals(old == null ? Set.of() : old)) {
-      dirty = true;
+    // written claims the lister does not show yet
+    for (Map.Entry<String, ResourceClaim> e : assumed.entrySet()) {
+      if (!seen.contains(e.getKey()) && e.getValue().getStatus() != null) {
+        all.addAll(devices(e.getValue().getStatus().getAllocation()));
+      }
     }
+    for (ResourceClaim c : pending.values()) {
+      all.addAll(devices(c.getStatus().getAllocation()));
+    }
+    return Set.copyOf(all);
   }
 
   /** The devices of an allocation that block others (admin access ones do not). */

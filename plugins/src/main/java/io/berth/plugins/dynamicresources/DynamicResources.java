@@ -57,7 +57,9 @@ import org.slf4j.LoggerFactory;
  * the node's allocation (in-flight devices count as taken for every other pod); Unreserve drops it
  * and removes the pod from {@code reservedFor}; PreBind writes {@code status.allocation} and
  * appends the pod to {@code status.reservedFor} (shared claims collect several pods).
- * Preemption's simulation sees the devices of removed victims as free (PreFilter extensions).
+ * Preemption's simulation sees the devices of removed victims as free (PreFilter extensions),
+ * and a node without enough free devices is Unschedulable (upstream: UnschedulableAndUnresolvable,
+ * so that preemption never tries), so preemption can make room for a pod's devices.
  *
  * <p>Created once per profile by {@link #create}, which asks the handle for ResourceClaim,
  * ResourceSlice and DeviceClass listers and feeds the claim informer into
@@ -211,7 +213,7 @@ public final class DynamicResources implements PreEnqueuePlugin, PreFilterPlugin
     }
     Allocator allocator = null;
     if (!toAllocate.isEmpty()) {
-      allocator = new Allocator(toAllocate, devices.snapshot(),
+      allocator = new Allocator(toAllocate, devices.snapshot(podClaims.all()),
           name -> this.classes.get("", name), slices.list(), cel);
     }
     state.write(STATE_KEY, new DynamicResourcesState(claims, selectors, allocator));
@@ -294,7 +296,9 @@ public final class DynamicResources implements PreEnqueuePlugin, PreFilterPlugin
       return Status.unresolvable("timed out trying to allocate devices");
     }
     if (found.isEmpty()) {
-      return Status.unresolvable("cannot allocate all claims");
+      // Unschedulable, not upstream's UnschedulableAndUnresolvable: preemption's simulation
+      // frees its victims' devices (VictimDevices), so evicting pods can make room
+      return Status.unschedulable("cannot allocate all claims");
     }
     s.nodeAllocations.put(nodeInfo.nodeName(), found.get());
     return Status.SUCCESS;
@@ -457,8 +461,8 @@ public final class DynamicResources implements PreEnqueuePlugin, PreFilterPlugin
   /**
    * Upstream's registrations: node additions and label changes; claim additions and updates
    * (hinted); the pod's generated claim names appearing (hinted); DeviceClass and ResourceSlice
-   * additions and updates (hinted: the class must be one the pod's claims name; a slice
-   * always may bring devices).
+   * additions and updates (hinted: either may help any pod with claims; a slice whose spec did
+   * not change does not).
    */
   @Override
   public List<ClusterEventWithHint> eventsToRegister() {

@@ -59,7 +59,7 @@ final class QueueingHints {
     }
   }
 
-  /** A class helps only a pod whose claims (or their subrequests) name it. */
+  /** A new or changed class may help any pod with claims (PreFilter looks the classes up). */
   static QueueingHint isSchedulableAfterDeviceClassChange(Pod pod, Object oldObj,
       Object newObj) {
     if (!(newObj instanceof DeviceClass)) {

@@ -133,8 +133,11 @@ class DynamicResourcesTest {
     assertTrue(plugin.filter(cs, p1, nodeInfo("n1")).isSuccess());
     Status none = plugin.filter(cs, p1, nodeInfo("n3"));
     assertEquals("cannot allocate all claims", none.message());
+    // preemption may help: victims' devices count as free in its simulation
+    assertEquals(Code.UNSCHEDULABLE, none.code());
     assertTrue(plugin.reserve(cs, p1, "n1").isSuccess());
-    assertEquals(Set.of(new DeviceId("gpu.example.com", "n1", "gpu-0")), devices.snapshot());
+    assertEquals(Set.of(new DeviceId("gpu.example.com", "n1", "gpu-0")),
+        devices.snapshot(claims.list()));
 
     // the second pod's cycle sees n1's only GPU as taken
     CycleState cs2 = new CycleState();
@@ -149,7 +152,7 @@ class DynamicResourcesTest {
         plugin.preFilter(new CycleState(), p3, List.of()).status().message());
 
     plugin.unreserve(cs, p1, "n1");
-    assertEquals(Set.of(), devices.snapshot());
+    assertEquals(Set.of(), devices.snapshot(claims.list()));
     assertTrue(plugin.preFilter(new CycleState(), p3, List.of()).status().isSuccess());
   }
 
