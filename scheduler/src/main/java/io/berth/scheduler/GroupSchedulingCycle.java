@@ -38,7 +38,12 @@ import org.slf4j.LoggerFactory;
  * permitted together and every member goes to the binding pool, otherwise none is assumed
  * ({@link GroupPlacement#discard}) and every member fails with a message naming the group. A group
  * that does not qualify (too few queued members: late arrivals, a group larger than the queue
- * holds) takes the per-pod cycle, where Permit waits for the rest.
+ * holds) takes the per-pod cycle, where Permit waits for the rest. A group with more queued
+ * members than {@link PodGroupPlugin#maxGroupCycleMembers} is placed in chunks of that size: each
+ * chunk all or nothing, a chunk short of {@code minMember} assumed and parked at Permit until the
+ * later chunks complete the group. After a successful group preemption every member the what-if
+ * placed is nominated to its node (as upstream's PostFilter result nominates a single pod); a
+ * failed commit clears the members' nominations.
  *
  * <p>How it shares the per-pod code: each member runs the very same
  * {@link SchedulingAlgorithm#schedulePod} (PreFilter, Filter, Score, opportunistic batching)

@@ -40,7 +40,8 @@ import org.slf4j.LoggerFactory;
  * {@code scheduler_podgroup_scheduling_attempt_duration_seconds}: the count and mean time of group
  * scheduling cycles (member collection, Filter and Score of every member on the amended snapshot,
  * assume, Reserve and Permit; binding excluded), and the CPU time of the scheduling thread per
- * group (what the wall-clock figures cost on a loaded machine).
+ * group and of the whole process per group (scheduling thread, Filter/Score workers, binding,
+ * the harness itself and GC: what the wall-clock figures cost on a loaded machine).
  *
  * <p>{@code java -cp benchmarks/target/benchmarks.jar io.berth.bench.scheduler.GangThroughputRun
  * [nodes] [runs] [gangs x size,...]}; defaults 1000 3 1000x3,50x64. Single-threaded driver; the
@@ -53,7 +54,7 @@ public final class GangThroughputRun {
   /** The figures of one run. */
   record Result(int gangs, int size, double groupsPerSecond, double podsPerSecond,
       double p50GroupMillis, double p99GroupMillis, long groupAttempts, double meanAttemptMillis,
-      double loopCpuMillisPerGroup, long podCycles) {}
+      double loopCpuMillisPerGroup, long podCycles, double processCpuMillisPerGroup) {}
 
   private GangThroughputRun() {}
 
@@ -63,17 +64,18 @@ public final class GangThroughputRun {
     List<String> shapes = List.of((args.length > 2 ? args[2] : "1000x3,50x64").split(","));
     StringBuilder table = new StringBuilder("\n| gangs x pods | nodes | run | groups/s | pods/s |"
         + " p50 group ms | p99 group ms | group attempts | mean ms per group attempt |"
-        + " scheduling-thread CPU ms per group | extra pod attempts |\n"
-        + "|---|---|---|---|---|---|---|---|---|---|---|\n");
+        + " scheduling-thread CPU ms per group | process CPU ms per group | extra pod attempts |\n"
+        + "|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (String shape : shapes) {
       String[] gs = shape.split("x");
       for (int r = 0; r < runs; r++) {
         Result res = run(nodes, Integer.parseInt(gs[0]), Integer.parseInt(gs[1]));
         LOG.info("run {}: {}", r + 1, res);
-        table.append(String.format("| %dx%d | %d | %d | %.0f | %.0f | %.2f | %.2f | %d | %.2f | %.2f"
-            + " | %d |%n", res.gangs(), res.size(), nodes, r + 1, res.groupsPerSecond(),
+        table.append(String.format("| %dx%d | %d | %d | %.1f | %.0f | %.2f | %.2f | %d | %.2f | %.2f"
+            + " | %.2f | %d |%n", res.gangs(), res.size(), nodes, r + 1, res.groupsPerSecond(),
             res.podsPerSecond(), res.p50GroupMillis(), res.p99GroupMillis(), res.groupAttempts(),
-            res.meanAttemptMillis(), res.loopCpuMillisPerGroup(), res.podCycles()));
+            res.meanAttemptMillis(), res.loopCpuMillisPerGroup(), res.processCpuMillisPerGroup(),
+            res.podCycles()));
       }
     }
     LOG.info("{}", table);
@@ -156,6 +158,9 @@ public final class GangThroughputRun {
           .filter(t -> t.getName().equals("scheduler-loop")).findFirst().orElse(null);
       java.lang.management.ThreadMXBean cpu = java.lang.management.ManagementFactory.getThreadMXBean();
       long cpu0 = loop == null ? 0 : cpu.getThreadCpuTime(loop.getId());
+      com.sun.management.OperatingSystemMXBean os = (com.sun.management.OperatingSystemMXBean)
+          java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+      long process0 = os.getProcessCpuTime();
       long t0 = System.nanoTime();
       for (int g = 0; g < gangs; g++) {
         for (Pod pod : members.get(g)) {
@@ -174,6 +179,7 @@ public final class GangThroughputRun {
         Thread.sleep(2);
       }
       long elapsed = System.nanoTime() - t0;
+      double processCpu = (os.getProcessCpuTime() - process0) / 1e6 / gangs;
       double loopCpu = loop == null ? Double.NaN
           : (cpu.getThreadCpuTime(loop.getId()) - cpu0) / 1e6 / gangs;
       long[] latency = new long[gangs];
@@ -196,7 +202,8 @@ public final class GangThroughputRun {
       }
       return new Result(gangs, size, gangs / (elapsed / 1e9), gangs * size / (elapsed / 1e9),
           percentile(latency, 0.50), percentile(latency, 0.99), attempts,
-          attempts == 0 ? Double.NaN : attemptMillis / attempts, loopCpu, podCycles - gangs * size);
+          attempts == 0 ? Double.NaN : attemptMillis / attempts, loopCpu, podCycles - gangs * size,
+          processCpu);
     } finally {
       assembly.stop(Duration.ofSeconds(10));
       podApi.close();
