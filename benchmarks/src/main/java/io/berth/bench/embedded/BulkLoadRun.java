@@ -67,7 +67,7 @@ public final class BulkLoadRun {
         cluster.nodes().addAll(specs);
         long stored = System.nanoTime() - t0;
         long cpu = threads.getCurrentThreadCpuTime() - cpu0;
-        if (!seen.await(120, TimeUnit.SECONDS)) {
+        if (!seen.await(600, TimeUnit.SECONDS)) {
           throw new IllegalStateException("the watcher saw " + (nodes - seen.getCount()) + " of " + nodes + " nodes");
         }
         long watched = System.nanoTime() - t0;

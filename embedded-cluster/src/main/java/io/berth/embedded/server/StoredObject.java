@@ -2,14 +2,16 @@ package io.berth.embedded.server;
 
 import java.lang.ref.WeakReference;
 import java.util.Map;
+import java.util.Optional;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
  * One version of one object as the store holds it: its serialized JSON and the few fields the server matches on
- * (namespace, name, uid, labels, whether it is terminating). The object tree is not kept: {@link #tree()} parses the
- * JSON again when no recent parse is still alive (the tree a version was built from stays reachable through a weak
- * reference, so the listeners and the request that wrote it reuse it). This keeps a stored pod at about the size of
- * its JSON instead of a Jackson tree's several times that (see BENCHMARKS.md, "Heap per stored pod").
+ * (namespace, name, uid, labels, whether it is terminating, a pod's node and phase). The object tree is not kept:
+ * {@link #tree()} parses the JSON again when no recent parse is still alive (the tree a version was built from stays
+ * reachable through a weak reference, so the listeners and the request that wrote it reuse it). This keeps a stored
+ * pod at about the size of its JSON instead of a Jackson tree's several times that (see BENCHMARKS.md, "Heap per
+ * stored pod").
  *
  * <p>Immutable and thread-safe: the tree {@link #tree()} returns may be shared with other callers and must never
  * be mutated (build a new version from {@link #copy()}), so a version can be shared by lists, watch events and
@@ -26,6 +28,9 @@ public final class StoredObject {
   private final byte[] json;
   private final Map<String, String> labels;
   private final boolean terminating;
+  // a pod's spec.nodeName and status.phase (the fields its field selectors and the kubelet read), else null
+  private final String nodeName;
+  private final String phase;
   // a parse of json that may still be alive; replaced (never mutated) by tree()
   private volatile WeakReference<ObjectNode> recentTree;
 
@@ -39,6 +44,9 @@ public final class StoredObject {
     this.uid = Json.text(tree, "metadata", "uid");
     this.labels = StoredStrings.labels(tree);
     this.terminating = Json.at(tree, "metadata", "deletionTimestamp") != null;
+    boolean pod = type == ResourceTypes.PODS;
+    this.nodeName = pod ? StoredStrings.intern(Json.text(tree, "spec", "nodeName"), null) : null;
+    this.phase = pod ? StoredStrings.intern(Json.text(tree, "status", "phase"), null) : null;
     this.json = Json.bytes(tree);
     this.recentTree = new WeakReference<>(tree);
   }
@@ -101,6 +109,16 @@ public final class StoredObject {
   /** Whether {@code metadata.deletionTimestamp} is set. */
   public boolean terminating() {
     return terminating;
+  }
+
+  /** A pod's {@code spec.nodeName}; empty when unbound or not a pod. */
+  public Optional<String> nodeName() {
+    return Optional.ofNullable(nodeName);
+  }
+
+  /** A pod's {@code status.phase}; empty when unset or not a pod. */
+  public Optional<String> phase() {
+    return Optional.ofNullable(phase);
   }
 
   static String keyOf(String namespace, String name) {
