@@ -13,8 +13,12 @@ import io.berth.embedded.server.ApiServer;
 import io.berth.embedded.server.DefaultServerHooks;
 import io.berth.embedded.server.Json;
 import io.berth.embedded.server.ObjectStore;
+import io.berth.embedded.server.ApiException;
 import io.berth.embedded.server.ResourceOperations;
+import io.berth.embedded.server.ResourceType;
 import io.berth.embedded.server.ResourceTypes;
+import io.berth.embedded.server.StoredObject;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -25,6 +29,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -268,6 +273,35 @@ public final class EmbeddedCluster implements AutoCloseable {
   /** The server's write operations, for in-process callers that bypass HTTP. */
   public ResourceOperations operations() {
     return server.operations();
+  }
+
+  /**
+   * Creates {@code objects}, all of one built-in kind, straight in the store in one atomic write: each gets what a
+   * create over HTTP gives it (generated names, system metadata, API defaults, validation) and its ADDED event is
+   * sent to every watcher, in list order, without an HTTP request per object. For simulations that load thousands of
+   * pods at once; nodes have {@link SimulatedNodes#addAll}. All or nothing: when one object is refused, none is
+   * stored and the {@link ApiException} names the object (its index, namespace and name) and the field.
+   *
+   * @throws IllegalArgumentException when the objects are of several kinds or of a kind the server does not serve
+   */
+  public List<StoredObject> createAll(List<? extends HasMetadata> objects) {
+    if (objects.isEmpty()) {
+      return List.of();
+    }
+    HasMetadata first = objects.get(0);
+    ResourceType type = ResourceTypes.byKind(first.getApiVersion(), first.getKind()).orElseThrow(() ->
+        new IllegalArgumentException("the embedded cluster serves no built-in " + first.getApiVersion() + " "
+            + first.getKind()));
+    List<ObjectNode> trees = new ArrayList<>(objects.size());
+    for (HasMetadata o : objects) {
+      if (!type.kind().equals(o.getKind()) || !type.apiVersion().equals(o.getApiVersion())) {
+        throw new IllegalArgumentException("createAll takes objects of one kind: " + type.apiVersion() + " "
+            + type.kind() + " first, then " + o.getApiVersion() + " " + o.getKind() + " "
+            + o.getMetadata().getName());
+      }
+      trees.add(Json.toTree(o));
+    }
+    return server.operations().createAll(type, "", trees);
   }
 
   /** Drops the watch history, so that every watch resuming from an older resourceVersion gets 410 Gone. */

@@ -4,7 +4,11 @@ import io.berth.embedded.NodeSpec;
 import io.berth.simulator.dashboard.EventBuffer;
 import io.berth.simulator.dashboard.RunStatus;
 import io.berth.simulator.scenario.Manifest;
+import io.berth.embedded.server.ApiException;
+import io.berth.embedded.server.Json;
+import io.berth.embedded.server.ResourceTypes;
 import io.berth.simulator.scenario.PodExpectation;
+import io.berth.simulator.scenario.PodSet;
 import io.berth.simulator.scenario.Scenario;
 import io.berth.simulator.scenario.Step;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
@@ -17,6 +21,7 @@ import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -28,11 +33,13 @@ import java.util.Set;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Runs a loaded {@link Scenario}: starts a {@link SimulatorStack} with the scenario's scheduler configuration, adds
- * its nodes, creates its objects (Namespaces they name first, then CustomResourceDefinitions, the PodGroup CRD when
- * PodGroups are used, PriorityClasses, then the rest in file order), runs the timed steps, and waits until the
+ * its nodes (in bulk, straight into the store), creates its objects (Namespaces they name first, then
+ * CustomResourceDefinitions, the PodGroup CRD when PodGroups are used, PriorityClasses, then the pods of its pod sets
+ * in bulk, then the rest in file order), runs the timed steps, and waits until the
  * expectations hold or the timeout passes (without expectations, until the scheduler's active queue has been empty
  * and no pod has changed for two seconds). Reports progress to a {@link RunStatus} and to the event stream.
  *
@@ -43,6 +50,7 @@ final class ScenarioRun implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger("io.berth.simulator.scenario");
   private static final String POD_GROUP_CRD = "/io/berth/simulator/crds/scheduling.x-k8s.io_podgroups.yaml";
   private static final Duration QUIET = Duration.ofSeconds(2);
+  private static final int POD_BATCH = 5_000;
 
   /** How the run ended. Immutable. */
   record Outcome(boolean passed, List<String> failures) {
@@ -85,12 +93,12 @@ final class ScenarioRun implements AutoCloseable {
   /** Creates the nodes and objects, runs the steps and waits for the end; call after {@link #start}. */
   Outcome run() throws InterruptedException {
     KubernetesClient client = running.client();
-    for (NodeSpec n : scenario.nodes()) {
-      running.cluster().nodes().add(n);
-    }
+    // straight into the store in one write: thousands of nodes are Ready at once, with the same ADDED events
+    running.cluster().nodes().addAll(scenario.nodes());
     note("Nodes", "added " + scenario.nodes().size() + " simulated node" + (scenario.nodes().size() == 1 ? "" : "s"));
     Set<String> namespaces = new LinkedHashSet<>();
     scenario.manifests().forEach(m -> namespaces.add(m.namespace()));
+    scenario.podSets().forEach(p -> namespaces.add(p.namespace()));
     scenario.steps().forEach(s -> {
       if (s instanceof Step.Apply a) {
         namespaces.add(a.manifest().namespace());
@@ -103,13 +111,21 @@ final class ScenarioRun implements AutoCloseable {
       client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(ns).endMetadata().build())
           .create();
     }
-    List<Manifest> ordered = new ArrayList<>();
-    for (String first : List.of("Namespace", "CustomResourceDefinition", "PriorityClass")) {
-      scenario.manifests().stream().filter(m -> m.kind().equals(first)).forEach(ordered::add);
+    List<Manifest> first = new ArrayList<>();
+    for (String kind : List.of("Namespace", "CustomResourceDefinition", "PriorityClass")) {
+      scenario.manifests().stream().filter(m -> m.kind().equals(kind)).forEach(first::add);
     }
-    scenario.manifests().stream().filter(m -> !ordered.contains(m)).forEach(ordered::add);
-    for (Manifest m : ordered) {
+    for (Manifest m : first) {
       create(client, m);
+    }
+    // the cluster's existing workload, before the objects whose pods the scheduler places onto it
+    for (PodSet set : scenario.podSets()) {
+      loadPodSet(set);
+    }
+    for (Manifest m : scenario.manifests()) {
+      if (!first.contains(m)) {
+        create(client, m);
+      }
     }
     Instant started = Instant.now();
     int i = 0;
@@ -134,6 +150,34 @@ final class ScenarioRun implements AutoCloseable {
       }
     }
     return awaitEnd();
+  }
+
+  /**
+   * Creates a pod set's pods straight in the store, in batches so that the store's write lock is never held for
+   * long; every pod gets the defaults, validation and ADDED event an HTTP create gives it.
+   */
+  private void loadPodSet(PodSet set) {
+    ObjectNode template = Json.parseObject(set.templateJson().getBytes(StandardCharsets.UTF_8));
+    List<NodeSpec> nodes = scenario.nodes();
+    for (int from = 0; from < set.count(); from += POD_BATCH) {
+      List<ObjectNode> batch = new ArrayList<>(POD_BATCH);
+      for (int i = from; i < Math.min(set.count(), from + POD_BATCH); i++) {
+        ObjectNode pod = template.deepCopy();
+        Json.metadata(pod).put("name", set.namePrefix() + "-" + i);
+        if (set.onNodes() && !nodes.isEmpty()) {
+          Json.objectAt(pod, "spec").put("nodeName", nodes.get(i % nodes.size()).name());
+        }
+        batch.add(pod);
+      }
+      try {
+        running.cluster().operations().createAll(ResourceTypes.PODS, set.namespace(), batch);
+      } catch (ApiException e) {
+        throw new IllegalStateException(scenario.file() + ": spec.podSets " + set.namePrefix()
+            + ": the API server rejected it: " + e.getMessage(), e);
+      }
+    }
+    note("Pods", "loaded " + set.count() + " pods " + set.namePrefix() + "-* in namespace " + set.namespace()
+        + (set.onNodes() ? ", bound round-robin to the nodes" : ""));
   }
 
   private void create(KubernetesClient client, Manifest m) {

@@ -56,6 +56,9 @@ public final class SimulatedKubelet implements StoreListener, AutoCloseable {
   private final ScheduledExecutorService executor;
   // guarded by this: node name -> keys (namespace/name) of the pods bound to it
   private final Map<String, Set<String>> podsByNode = new HashMap<>();
+  // guarded by this: key -> requests of each pod in podsByNode, taken when it was bound (while its tree is parsed),
+  // so admission does not re-parse every other pod on the node
+  private final Map<String, Map<String, BigDecimal>> requestsByPod = new HashMap<>();
   private final AtomicLong podIps = new AtomicLong();
   /** Most pod syncs done under one write-lock acquisition. */
   static final int BATCH = 64;
@@ -87,13 +90,13 @@ public final class SimulatedKubelet implements StoreListener, AutoCloseable {
     StoredObject obj = event.object();
     if (obj.type() == ResourceTypes.PODS) {
       trackPod(event);
-      String node = Json.text(obj.tree(), "spec", "nodeName");
+      String node = obj.nodeName().orElse(null);
       if (node == null || node.isEmpty() || event.type() == WatchEvent.Type.DELETED) {
         return;
       }
       if (obj.terminating()) {
         schedule(obj.namespace(), obj.name(), stopDelay(obj));
-      } else if (phase(obj.tree()) == null || "Pending".equals(phase(obj.tree()))) {
+      } else if (obj.phase().isEmpty() || "Pending".equals(obj.phase().get())) {
         schedule(obj.namespace(), obj.name(), settings.startupDelay());
       }
     } else if (obj.type() == ResourceTypes.NODES) {
@@ -111,20 +114,25 @@ public final class SimulatedKubelet implements StoreListener, AutoCloseable {
   private void trackPod(WatchEvent event) {
     StoredObject obj = event.object();
     synchronized (this) {
-      if (event.previous() != null) {
-        String before = Json.text(event.previous().tree(), "spec", "nodeName");
-        if (before != null) {
-          Set<String> keys = podsByNode.get(before);
-          if (keys != null) {
-            keys.remove(obj.key());
-          }
+      String before = event.previous() == null ? null : event.previous().nodeName().orElse(null);
+      String node = obj.nodeName().orElse(null);
+      boolean bound = event.type() != WatchEvent.Type.DELETED && node != null && !node.isEmpty();
+      if (before != null && !(bound && before.equals(node))) {
+        Set<String> keys = podsByNode.get(before);
+        if (keys != null) {
+          keys.remove(obj.key());
         }
+        requestsByPod.remove(obj.key());
       }
-      String node = Json.text(obj.tree(), "spec", "nodeName");
-      if (event.type() != WatchEvent.Type.DELETED && node != null && !node.isEmpty()) {
-        podsByNode.computeIfAbsent(node, k -> new HashSet<>()).add(obj.key());
+      if (bound && podsByNode.computeIfAbsent(node, k -> new HashSet<>()).add(obj.key())) {
+        requestsByPod.put(obj.key(), PodRequests.of(obj.tree()));
       }
     }
+  }
+
+  private synchronized Map<String, BigDecimal> requestsOf(StoredObject pod) {
+    Map<String, BigDecimal> cached = requestsByPod.get(pod.key());
+    return cached != null ? cached : PodRequests.of(pod.tree());
   }
 
   private synchronized List<String> podsOn(String node) {
@@ -320,11 +328,11 @@ public final class SimulatedKubelet implements StoreListener, AutoCloseable {
       }
       int slash = key.indexOf('/');
       Optional<StoredObject> other = store.get(ResourceTypes.PODS, key.substring(0, slash), key.substring(slash + 1));
-      if (other.isEmpty() || !"Running".equals(phase(other.get().tree()))) {
+      if (other.isEmpty() || !"Running".equals(other.get().phase().orElse(null))) {
         continue;
       }
       running++;
-      PodRequests.of(other.get().tree()).forEach((k, v) -> used.merge(k, v, BigDecimal::add));
+      requestsOf(other.get()).forEach((k, v) -> used.merge(k, v, BigDecimal::add));
     }
     BigDecimal maxPods = allocatable.get("pods");
     if (maxPods != null && BigDecimal.valueOf(running + 1L).compareTo(maxPods) > 0) {

@@ -77,45 +77,91 @@ public final class ResourceOperations {
     checkTypeMeta(type, body);
     ObjectNode meta = Json.metadata(body);
     String ns = scopeNamespace(type, namespace, meta);
+    return store.write(() -> store.put(type, prepareCreate(type, ns, body, meta)));
+  }
+
+  /**
+   * Creates every object of {@code bodies} (owned by this call) in {@code namespace} (empty: each body's own) as
+   * one atomic step: each gets exactly what {@link #create} gives it (generated names, system metadata, defaults,
+   * validation) and its ADDED event, in list order. All or nothing: when one body is refused, nothing is stored and
+   * the {@link ApiException} (the code and reason {@link #create} would answer) names the item's index and the
+   * object, and the field as {@link #create} would. Holds the store's write lock for the whole batch.
+   */
+  public List<StoredObject> createAll(ResourceType type, String namespace, List<ObjectNode> bodies) {
     return store.write(() -> {
-      if (type.namespaced()) {
-        requireActiveNamespace(ns);
-      }
-      String name = Json.text(meta, "name");
-      if (name == null || name.isEmpty()) {
-        String base = Json.text(meta, "generateName");
-        if (base == null || base.isEmpty()) {
-          throw ApiException.invalid(type, "", "metadata.name: Required value: name or generateName is required");
-        }
-        name = null;
-        for (int i = 0; i < GENERATE_NAME_ATTEMPTS && name == null; i++) {
-          String candidate = hooks.generateName(base);
-          if (store.get(type, ns, candidate).isEmpty()) {
-            name = candidate;
+      List<ObjectNode> prepared = new ArrayList<>(bodies.size());
+      Set<String> keys = new HashSet<>();
+      for (int i = 0; i < bodies.size(); i++) {
+        ObjectNode body = bodies.get(i);
+        try {
+          checkTypeMeta(type, body);
+          ObjectNode meta = Json.metadata(body);
+          String ns = scopeNamespace(type, namespace, meta);
+          ObjectNode ready = prepareCreate(type, ns, body, meta);
+          String name = Json.text(ready, "metadata", "name");
+          if (!keys.add(StoredObject.keyOf(ns, name))) {
+            throw ApiException.alreadyExists(type, name);
           }
+          prepared.add(ready);
+        } catch (ApiException e) {
+          throw new ApiException(e.code(), e.reason(), type.resource() + "[" + i + "] (" + describe(body) + ") of "
+              + bodies.size() + ", nothing was created: " + e.getMessage(), e.details());
         }
-        if (name == null) {
-          throw ApiException.alreadyExists(type, base);
-        }
-        meta.put("name", name);
-      } else if (store.get(type, ns, name).isPresent()) {
-        throw ApiException.alreadyExists(type, name);
       }
-      Validation.validateName(type, name);
-      meta.put("uid", UUID.randomUUID().toString());
-      meta.put("creationTimestamp", now());
-      meta.put("generation", 1);
-      meta.remove("resourceVersion");
-      meta.remove("deletionTimestamp");
-      meta.remove("deletionGracePeriodSeconds");
-      meta.remove("selfLink");
-      if (type.resetStatusOnCreate()) {
-        body.remove("status");
+      List<StoredObject> stored = new ArrayList<>(prepared.size());
+      for (ObjectNode tree : prepared) {
+        stored.add(store.put(type, tree));
       }
-      ObjectNode defaulted = hooks.applyDefaults(type, body, null, store);
-      Validation.validate(type, defaulted);
-      return store.put(type, defaulted);
+      return stored;
     });
+  }
+
+  private static String describe(ObjectNode body) {
+    String ns = Json.text(body, "metadata", "namespace");
+    String name = Json.text(body, "metadata", "name");
+    String shown = name != null ? name : "generateName " + Json.text(body, "metadata", "generateName");
+    return ns == null || ns.isEmpty() ? shown : ns + "/" + shown;
+  }
+
+  // The checks and system fields of a create, under the write lock; returns the tree to store.
+  private ObjectNode prepareCreate(ResourceType type, String ns, ObjectNode body, ObjectNode meta) {
+    if (type.namespaced()) {
+      requireActiveNamespace(ns);
+    }
+    String name = Json.text(meta, "name");
+    if (name == null || name.isEmpty()) {
+      String base = Json.text(meta, "generateName");
+      if (base == null || base.isEmpty()) {
+        throw ApiException.invalid(type, "", "metadata.name: Required value: name or generateName is required");
+      }
+      name = null;
+      for (int i = 0; i < GENERATE_NAME_ATTEMPTS && name == null; i++) {
+        String candidate = hooks.generateName(base);
+        if (store.get(type, ns, candidate).isEmpty()) {
+          name = candidate;
+        }
+      }
+      if (name == null) {
+        throw ApiException.alreadyExists(type, base);
+      }
+      meta.put("name", name);
+    } else if (store.get(type, ns, name).isPresent()) {
+      throw ApiException.alreadyExists(type, name);
+    }
+    Validation.validateName(type, name);
+    meta.put("uid", UUID.randomUUID().toString());
+    meta.put("creationTimestamp", now());
+    meta.put("generation", 1);
+    meta.remove("resourceVersion");
+    meta.remove("deletionTimestamp");
+    meta.remove("deletionGracePeriodSeconds");
+    meta.remove("selfLink");
+    if (type.resetStatusOnCreate()) {
+      body.remove("status");
+    }
+    ObjectNode defaulted = hooks.applyDefaults(type, body, null, store);
+    Validation.validate(type, defaulted);
+    return defaulted;
   }
 
   private static void checkTypeMeta(ResourceType type, ObjectNode body) {

@@ -25,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.stream.Stream;
 
 /**
  * Builds what the dashboard's JSON API answers, from the in-process informers' caches and the scheduler's queue:
@@ -38,6 +39,13 @@ final class DashboardData {
   static final String ZONE_LABEL = "topology.kubernetes.io/zone";
   static final String NO_ZONE = "(no zone)";
   static final String POD_GROUP_LABEL = "scheduling.x-k8s.io/pod-group";
+  /**
+   * Above this many pods on nodes, {@code /api/cluster} gives each node its pod count ({@code podCount}) and no pod
+   * list ({@code "podsListed": false}): a 100,000-pod answer per poll would stall the page and the simulator.
+   */
+  static final int POD_LIST_LIMIT = 2_000;
+  /** At most this many pending pods are listed ({@code counts.pending} has them all). */
+  static final int PENDING_LIST_LIMIT = 500;
 
   private final RunningCluster run;
   private final RunStatus status;
@@ -63,13 +71,14 @@ final class DashboardData {
         byNode.computeIfAbsent(p.getSpec().getNodeName(), n -> new ArrayList<>()).add(p);
       }
     }
+    boolean listPods = byNode.values().stream().mapToInt(List::size).sum() <= POD_LIST_LIMIT;
     Map<String, List<Map<String, Object>>> zones = new TreeMap<>();
     List<Node> nodeList = new ArrayList<>(nodes.list());
     nodeList.sort(Comparator.comparing(n -> n.getMetadata().getName()));
     for (Node n : nodeList) {
       String zone = Optional.ofNullable(n.getMetadata().getLabels()).map(l -> l.get(ZONE_LABEL)).orElse(NO_ZONE);
       zones.computeIfAbsent(zone, z -> new ArrayList<>())
-          .add(node(n, byNode.getOrDefault(n.getMetadata().getName(), List.of())));
+          .add(node(n, byNode.getOrDefault(n.getMetadata().getName(), List.of()), listPods));
     }
     List<Map<String, Object>> zoneList = new ArrayList<>();
     zones.forEach((zone, list) -> zoneList.add(map("name", zone, "nodes", list)));
@@ -77,14 +86,16 @@ final class DashboardData {
     allPods.stream().filter(p -> p.getSpec().getNodeName() == null && !terminal(p))
         .sorted(Comparator.comparing((Pod p) -> p.getMetadata().getNamespace())
             .thenComparing(p -> p.getMetadata().getName()))
-        .forEach(p -> pending.add(pendingPod(p)));
+        .limit(PENDING_LIST_LIMIT).forEach(p -> pending.add(pendingPod(p)));
+    long pendingCount = allPods.stream().filter(p -> p.getSpec().getNodeName() == null && !terminal(p)).count();
     Map<String, Object> out = new LinkedHashMap<>();
     out.put("scenario", map("name", status.scenario(), "description", status.description(),
         "status", status.status(), "done", status.done()));
     long running = allPods.stream().filter(p -> p.getStatus() != null && "Running".equals(p.getStatus().getPhase()))
         .count();
     out.put("counts", map("nodes", nodeList.size(), "pods", allPods.size(), "running", running,
-        "pending", pending.size()));
+        "pending", pendingCount));
+    out.put("podsListed", listPods);
     out.put("queue", depths());
     out.put("zones", zoneList);
     out.put("pending", pending);
@@ -179,7 +190,7 @@ final class DashboardData {
         "gated", q.gatedSize(), "inFlight", q.inFlightSize());
   }
 
-  private Map<String, Object> node(Node n, List<Pod> onNode) {
+  private Map<String, Object> node(Node n, List<Pod> onNode, boolean listPods) {
     Map<String, io.fabric8.kubernetes.api.model.Quantity> alloc = n.getStatus() == null ? Map.of()
         : n.getStatus().getAllocatable();
     long cpuRequested = onNode.stream().mapToLong(Resources::cpuMillis).sum();
@@ -192,7 +203,7 @@ final class DashboardData {
           ? "" : "=" + t.getValue()) + ":" + t.getEffect()));
     }
     List<Map<String, Object>> podList = new ArrayList<>();
-    onNode.stream().sorted(Comparator.comparing(p -> p.getMetadata().getName())).forEach(p -> podList.add(map(
+    (listPods ? onNode.stream() : Stream.<Pod>empty()).sorted(Comparator.comparing(p -> p.getMetadata().getName())).forEach(p -> podList.add(map(
         "namespace", p.getMetadata().getNamespace(), "name", p.getMetadata().getName(),
         "phase", p.getStatus() == null ? "Pending" : p.getStatus().getPhase(),
         "terminating", p.getMetadata().getDeletionTimestamp() != null,
@@ -203,7 +214,7 @@ final class DashboardData {
         "ready", ready, "unschedulable", Boolean.TRUE.equals(n.getSpec().getUnschedulable()), "taints", taints,
         "cpu", map("allocatable", Resources.amount(alloc, "cpu", new BigDecimal(1000)), "requested", cpuRequested),
         "memory", map("allocatable", Resources.amount(alloc, "memory", BigDecimal.ONE), "requested", memRequested),
-        "podCapacity", Resources.amount(alloc, "pods", BigDecimal.ONE), "pods", podList);
+        "podCapacity", Resources.amount(alloc, "pods", BigDecimal.ONE), "podCount", onNode.size(), "pods", podList);
   }
 
   private Map<String, Object> pendingPod(Pod p) {

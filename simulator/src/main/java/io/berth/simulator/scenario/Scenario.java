@@ -16,18 +16,20 @@ import java.util.Optional;
  * @param schedulerConfig a {@code KubeSchedulerConfiguration} as JSON, when the scenario sets one
  * @param nodes the nodes started before any object is created
  * @param manifests the objects, in file order (Namespaces and CustomResourceDefinitions are created first)
+ * @param podSets pods made from templates ({@code spec.podSets}), loaded in bulk after the manifests
  * @param steps the timed steps, in order
  * @param expectations what must hold once the steps ran (may be empty)
  * @param rolledOut Deployments ({@code namespace/name}) whose rollout must have completed by then
  * @param timeout how long the simulator waits for the expectations (or for the cluster to settle)
  */
 public record Scenario(String file, String name, String description, Optional<String> schedulerConfig,
-    List<NodeSpec> nodes, List<Manifest> manifests, List<Step> steps, List<PodExpectation> expectations,
+    List<NodeSpec> nodes, List<Manifest> manifests, List<PodSet> podSets, List<Step> steps, List<PodExpectation> expectations,
     List<String> rolledOut, Duration timeout) {
 
   public Scenario {
     nodes = List.copyOf(nodes);
     manifests = List.copyOf(manifests);
+    podSets = List.copyOf(podSets);
     steps = List.copyOf(steps);
     expectations = List.copyOf(expectations);
     rolledOut = List.copyOf(rolledOut);

@@ -49,7 +49,10 @@ public final class ScenarioLoader {
   private static final ObjectMapper JSON = JsonMapper.builder().build();
   private static final Pattern SEPARATOR = Pattern.compile("^---(\\s.*)?$");
   private static final Set<String> SPEC_FIELDS =
-      Set.of("description", "schedulerConfig", "nodes", "steps", "expect");
+      Set.of("description", "schedulerConfig", "nodes", "podSets", "steps", "expect");
+  private static final Set<String> POD_SET_FIELDS =
+      Set.of("namePrefix", "count", "namespace", "onNodes", "template");
+  private static final int MAX_POD_SET = 200_000;
   private static final Set<String> NODE_FIELDS =
       Set.of("name", "namePrefix", "count", "zone", "region", "cpu", "memory", "pods", "labels", "taints");
   private static final Set<String> ACTIONS =
@@ -117,6 +120,7 @@ public final class ScenarioLoader {
     Optional<String> config = Optional.empty();
     List<NodeSpec> nodes = DEFAULT_NODES;
     List<Step> steps = List.of();
+    List<PodSet> podSets = List.of();
     List<PodExpectation> expectations = List.of();
     List<String> rolledOut = new ArrayList<>();
     Duration timeout = DEFAULT_TIMEOUT;
@@ -149,6 +153,7 @@ public final class ScenarioLoader {
             problems.add("spec.nodes", "Duplicate value: node " + Problems.quote(n.name()));
           }
         }
+        podSets = podSets(spec.path("podSets"), problems, priorityRefs, scenarioDocNumber);
         Map<String, Manifest> deployments = new HashMap<>();
         manifests.stream().filter(m -> m.kind().equals("Deployment"))
             .forEach(m -> deployments.put(m.namespace() + "/" + m.name(), m));
@@ -194,7 +199,7 @@ public final class ScenarioLoader {
     if (!problems.isEmpty()) {
       throw new ScenarioException(file, problems.all());
     }
-    return new Scenario(file, name, description, config, nodes, manifests, steps, expectations, rolledOut,
+    return new Scenario(file, name, description, config, nodes, manifests, podSets, steps, expectations, rolledOut,
         timeout);
   }
 
@@ -263,6 +268,70 @@ public final class ScenarioLoader {
       return Optional.empty();
     }
     return Optional.of(json);
+  }
+
+  /**
+   * {@code spec.podSets}: each entry's template is validated as the Pod document it stands for (named
+   * {@code namePrefix-0}), so a pod set is refused for what would refuse a Pod document.
+   */
+  private static List<PodSet> podSets(JsonNode list, Problems problems, Map<String, String> priorityRefs, int doc) {
+    if (list.isMissingNode()) {
+      return List.of();
+    }
+    if (!list.isArray()) {
+      problems.invalid("spec.podSets", ManifestValidator.nodeType(list), "must be a list of pod sets");
+      return List.of();
+    }
+    List<PodSet> out = new ArrayList<>();
+    Set<String> prefixes = new HashSet<>();
+    for (int i = 0; i < list.size(); i++) {
+      String path = "spec.podSets[" + i + "]";
+      JsonNode e = list.get(i);
+      if (!e.isObject()) {
+        problems.invalid(path, ManifestValidator.nodeType(e), "must be a mapping");
+        continue;
+      }
+      int before = problems.size();
+      unknownFields(e, path, POD_SET_FIELDS, problems);
+      String prefix = ManifestValidator.text(e, "namePrefix", path, problems, true);
+      String namespace = e.path("namespace").asString("default");
+      JsonNode c = e.path("count");
+      if (!c.isIntegralNumber() || c.asInt() < 1 || c.asInt() > MAX_POD_SET) {
+        problems.invalid(path + ".count", c.isMissingNode() ? "" : c, "must be between 1 and " + MAX_POD_SET);
+      }
+      JsonNode onNodes = e.path("onNodes");
+      if (!onNodes.isMissingNode() && !onNodes.isBoolean()) {
+        problems.invalid(path + ".onNodes", onNodes, "must be true or false");
+      }
+      JsonNode template = e.path("template");
+      if (!template.isObject()) {
+        problems.invalid(path + ".template", ManifestValidator.nodeType(template),
+            "must be a Pod's metadata and spec");
+        continue;
+      }
+      if (prefix != null && !prefixes.add(namespace + "/" + prefix)) {
+        problems.add(path + ".namePrefix", "Duplicate value: " + Problems.quote(prefix) + " in namespace "
+            + Problems.quote(namespace));
+      }
+      ObjectNode pod = JSON.createObjectNode();
+      pod.put("apiVersion", "v1");
+      pod.put("kind", "Pod");
+      ObjectNode meta = pod.putObject("metadata");
+      if (template.path("metadata").isObject()) {
+        meta.setAll((ObjectNode) template.path("metadata"));
+      }
+      meta.put("name", (prefix == null ? "pod" : prefix) + "-0");
+      meta.put("namespace", namespace);
+      pod.set("spec", template.path("spec"));
+      Map<String, String> refs = new LinkedHashMap<>();
+      ManifestValidator.validate(pod, path + ".template", problems, refs);
+      refs.forEach((field, pc) -> priorityRefs.put(doc + " " + field, pc));
+      if (problems.size() == before) {
+        meta.remove("name");
+        out.add(new PodSet(prefix, c.asInt(), namespace, onNodes.asBoolean(false), JSON.writeValueAsString(pod)));
+      }
+    }
+    return out;
   }
 
   private static List<NodeSpec> nodeList(JsonNode list, String path, Problems problems) {

@@ -42,7 +42,7 @@ function renderNode(n) {
   for (const t of n.taints) if (!t.startsWith("node.kubernetes.io/unschedulable")) flags.push(t);
   return el("div", { class: "node" + (n.unschedulable ? " cordoned" : "") + (n.ready ? "" : " notready"),
       "data-node": n.name },
-    el("div", { class: "title" }, el("span", {}, n.name), el("span", { class: "muted" }, n.pods.length + " pods")),
+    el("div", { class: "title" }, el("span", {}, n.name), el("span", { class: "muted" }, n.podCount + " pods")),
     flags.length ? el("div", { class: "flags" }, flags.join(", ")) : null,
     bar("cpu", n.cpu.requested, n.cpu.allocatable, cpu),
     bar("memory", n.memory.requested, n.memory.allocatable, mem),

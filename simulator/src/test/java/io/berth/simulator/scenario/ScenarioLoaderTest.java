@@ -150,6 +150,43 @@ class ScenarioLoaderTest {
             "document 2 (Pod default/p): spec.containers: Required value"));
   }
 
+  private static final String POD_SETS = String.join("\n",
+      "apiVersion: simulator.berth.io/v1alpha1",
+      "kind: Scenario",
+      "metadata: {name: sets}",
+      "spec:",
+      "  nodes: [{namePrefix: n, count: 3}]",
+      "  podSets:",
+      "  - namePrefix: busy",
+      "    count: 12",
+      "    namespace: load",
+      "    onNodes: true",
+      "    template:",
+      "      metadata: {labels: {app: busy}}",
+      "      spec: {containers: [{name: c, image: pause, resources: {requests: {cpu: 100m}}}]}",
+      "  - namePrefix: waiting",
+      "    count: 2",
+      "    template: {spec: {containers: [{name: c, image: pause}]}}");
+
+  @Test
+  void podSetsAreReadWithTheirTemplateAndDefaultNamespace() {
+    Scenario s = ScenarioLoader.parse("sets.yaml", POD_SETS);
+    assertThat(s.podSets()).extracting(PodSet::namePrefix, PodSet::count, PodSet::namespace, PodSet::onNodes)
+        .containsExactly(org.assertj.core.groups.Tuple.tuple("busy", 12, "load", true),
+            org.assertj.core.groups.Tuple.tuple("waiting", 2, "default", false));
+    assertThat(s.podSets().get(0).templateJson()).contains("\"app\":\"busy\"").contains("\"kind\":\"Pod\"")
+        .contains("\"cpu\":\"100m\"").doesNotContain("busy-0");
+  }
+
+  @Test
+  void aPodSetIsRefusedForWhatWouldRefuseAPodNamingTheField() {
+    assertThatThrownBy(() -> ScenarioLoader.parse("sets.yaml", POD_SETS.replace("image: pause, resources",
+        "resources").replace("count: 2", "count: 0")))
+        .isInstanceOfSatisfying(ScenarioException.class, e -> assertThat(e.problems()).containsExactly(
+            "document 1 (Scenario sets): spec.podSets[0].template.spec.containers[0].image: Required value",
+            "document 1 (Scenario sets): spec.podSets[1].count: Invalid value: 0: must be between 1 and 200000"));
+  }
+
   @Test
   void aMissingFileIsReportedByName() {
     assertThatThrownBy(() -> ScenarioLoader.load(Path.of("no/such.yaml")))
