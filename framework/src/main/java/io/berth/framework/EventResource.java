@@ -16,6 +16,12 @@ public enum EventResource {
   CSI_NODE("storage.k8s.io/CSINode"),
   CSI_DRIVER("storage.k8s.io/CSIDriver"),
   CSI_STORAGE_CAPACITY("storage.k8s.io/CSIStorageCapacity"),
+  /** {@code resource.k8s.io/v1} ResourceClaim (Dynamic Resource Allocation). */
+  RESOURCE_CLAIM("ResourceClaim"),
+  /** {@code resource.k8s.io/v1} ResourceSlice. */
+  RESOURCE_SLICE("ResourceSlice"),
+  /** {@code resource.k8s.io/v1} DeviceClass. */
+  DEVICE_CLASS("DeviceClass"),
   WILDCARD("*");
 
   private final String label;

@@ -27,6 +27,8 @@ public final class DefaultProfile {
       PluginRef.of("VolumeBinding"),
       new PluginRef("PodTopologySpread", 2),
       new PluginRef("InterPodAffinity", 2),
+      // before DefaultPreemption, as upstream: deallocating an idle claim beats evicting a pod
+      PluginRef.of("DynamicResources"),
       PluginRef.of("DefaultPreemption"),
       new PluginRef("NodeResourcesBalancedAllocation", 1),
       new PluginRef("ImageLocality", 1),

@@ -18,6 +18,7 @@ import io.berth.plugins.queuesort.PrioritySort;
 import io.berth.plugins.schedulinggates.SchedulingGates;
 import io.berth.plugins.tainttoleration.TaintToleration;
 import io.berth.plugins.topologyplacement.TopologyPlacement;
+import io.berth.plugins.dynamicresources.DynamicResources;
 import io.berth.plugins.volumebinding.VolumeBinding;
 import io.berth.plugins.volumerestrictions.VolumeRestrictions;
 
@@ -43,6 +44,7 @@ public final class InTreeRegistry {
         .register(VolumeBinding.NAME, VolumeBinding::create)
         .register(PodTopologySpread.NAME, PodTopologySpread::create)
         .register(InterPodAffinity.NAME, InterPodAffinity::create)
+        .register(DynamicResources.NAME, DynamicResources::create)
         .register(DefaultPreemption.NAME, DefaultPreemption::create)
         .register(NodeResourcesBalancedAllocation.NAME, NodeResourcesBalancedAllocation::create)
         .register(ImageLocality.NAME, ImageLocality::create)

@@ -38,7 +38,10 @@ final class SchedulerWorkload implements DaemonWorkload {
       EventResource.PERSISTENT_VOLUME_CLAIM, PersistentVolumeClaim.class,
       EventResource.PERSISTENT_VOLUME, PersistentVolume.class,
       EventResource.STORAGE_CLASS, StorageClass.class,
-      EventResource.CSI_NODE, CSINode.class);
+      EventResource.CSI_NODE, CSINode.class,
+      EventResource.RESOURCE_CLAIM, io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim.class,
+      EventResource.RESOURCE_SLICE, io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice.class,
+      EventResource.DEVICE_CLASS, io.fabric8.kubernetes.api.model.resource.v1.DeviceClass.class);
 
   private final SchedulerConfiguration config;
   private final Registry registry;

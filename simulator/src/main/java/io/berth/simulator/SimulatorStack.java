@@ -42,7 +42,10 @@ final class SimulatorStack implements AutoCloseable {
       EventResource.PERSISTENT_VOLUME_CLAIM, PersistentVolumeClaim.class,
       EventResource.PERSISTENT_VOLUME, PersistentVolume.class,
       EventResource.STORAGE_CLASS, StorageClass.class,
-      EventResource.CSI_NODE, CSINode.class);
+      EventResource.CSI_NODE, CSINode.class,
+      EventResource.RESOURCE_CLAIM, io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim.class,
+      EventResource.RESOURCE_SLICE, io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice.class,
+      EventResource.DEVICE_CLASS, io.fabric8.kubernetes.api.model.resource.v1.DeviceClass.class);
 
   private EmbeddedCluster cluster;
   private KubernetesClient client;

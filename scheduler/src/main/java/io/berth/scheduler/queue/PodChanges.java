@@ -38,7 +38,8 @@ final class PodChanges {
 
   /**
    * The pod update events upstream's {@code PodSchedulingPropertiesChange} derives: label change,
-   * request scale-down, scheduling gates eliminated, toleration added; UPDATE_OTHER when none.
+   * request scale-down, scheduling gates eliminated, toleration added, generated resource claim
+   * names changed; UPDATE_OTHER when none.
    */
   static List<ClusterEvent> schedulingPropertiesChange(Pod oldPod, Pod newPod) {
     PodSpec newSpec = newPod.getSpec() == null ? new PodSpec() : newPod.getSpec();
@@ -59,6 +60,9 @@ final class PodChanges {
       // API validation only lets tolerations be added, so a different count is the change.
       if (size(newSpec.getTolerations()) != size(oldSpec.getTolerations())) {
         events.add(new ClusterEvent(resource, ActionType.UPDATE_POD_TOLERATION));
+      }
+      if (!Objects.equals(claimStatuses(oldPod), claimStatuses(newPod))) {
+        events.add(new ClusterEvent(resource, ActionType.UPDATE_POD_GENERATED_RESOURCE_CLAIM));
       }
     }
     if (events.isEmpty()) {

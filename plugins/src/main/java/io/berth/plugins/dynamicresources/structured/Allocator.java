@@ -1,0 +1,547 @@
+package io.berth.plugins.dynamicresources.structured;
+
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeSelector;
+import io.fabric8.kubernetes.api.model.NodeSelectorRequirement;
+import io.fabric8.kubernetes.api.model.NodeSelectorRequirementBuilder;
+import io.fabric8.kubernetes.api.model.NodeSelectorTerm;
+import io.fabric8.kubernetes.api.model.resource.v1.AllocationResult;
+import io.fabric8.kubernetes.api.model.resource.v1.AllocationResultBuilder;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceAllocationConfiguration;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceAllocationConfigurationBuilder;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceClaim;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceClaimConfiguration;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceClass;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceClassConfiguration;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceConstraint;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequest;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequestAllocationResult;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequestAllocationResultBuilder;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceSelector;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceSubRequest;
+import io.fabric8.kubernetes.api.model.resource.v1.ExactDeviceRequest;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.BooleanSupplier;
+import java.util.function.Function;
+
+/**
+ * DRA's structured-parameters allocator, as upstream's {@code structured.Allocator} (the stable
+ * variant): for a node, finds devices for every request of every claim, or answers that the node
+ * cannot satisfy them. A request is {@code exactly} one kind of device ({@code ExactCount} of
+ * {@code count}, or {@code All} matching devices; {@code adminAccess} lets it take devices that
+ * are in use) or {@code firstAvailable} of a list of subrequests, tried in order. A device
+ * qualifies when its class's and the request's CEL selectors all hold, it is not allocated to
+ * another claim (nor to an earlier request of this call) and the claim's {@code matchAttribute}
+ * constraints stay satisfied.
+ *
+ * <p>The search is depth first with backtracking, as upstream: claims in order, requests in order,
+ * devices in pool order (driver, pool name, slice, device); within one request devices are
+ * chosen as combinations, not permutations. Constructed once per scheduling cycle (PreFilter)
+ * from immutable inputs; {@link #allocate} keeps its state on its own stack, so Filter may call it
+ * from many threads at once.
+ */
+public final class Allocator {
+  /** Upstream's {@code resourceapi.AllocationResultsMaxSize}: devices per claim. */
+  public static final int ALLOCATION_RESULTS_MAX_SIZE = 32;
+  /** {@code status.allocation.devices.config[].source} of class configuration. */
+  public static final String SOURCE_CLASS = "FromClass";
+  /** {@code status.allocation.devices.config[].source} of claim configuration. */
+  public static final String SOURCE_CLAIM = "FromClaim";
+  static final String MODE_ALL = "All";
+  static final String MODE_EXACT = "ExactCount";
+
+  private final List<ResourceClaim> claims;
+  private final Set<DeviceId> allocated;
+  private final Function<String, Optional<DeviceClass>> classes;
+  private final Pools pools;
+  private final DeviceSelectors cel;
+
+  /**
+   * @param claims the claims to allocate, none allocated yet
+   * @param allocated devices in use by other claims (allocations with admin access left out)
+   * @param classes the DeviceClass lister
+   * @param slices every ResourceSlice
+   */
+  public Allocator(List<ResourceClaim> claims, Set<DeviceId> allocated,
+      Function<String, Optional<DeviceClass>> classes, List<ResourceSlice> slices,
+      DeviceSelectors cel) {
+    this.claims = List.copyOf(claims);
+    this.allocated = allocated;
+    this.classes = classes;
+    this.pools = new Pools(slices);
+    this.cel = cel;
+  }
+
+  public List<ResourceClaim> claimsToAllocate() {
+    return claims;
+  }
+
+  /** As {@link #allocate(Node, BooleanSupplier)} without a deadline. */
+  public Optional<List<AllocationResult>> allocate(Node node) throws AllocationException {
+    return allocate(node, () -> false);
+  }
+
+  /**
+   * Allocates every claim for {@code node}: one result per claim, in claim order; empty when the
+   * node cannot satisfy them all.
+   *
+   * @param expired polled during the search; when it answers true the search stops
+   * @throws AllocationException for a broken claim, class, selector or pool
+   * @throws TimeoutException (unchecked) when {@code expired} turned true
+   */
+  public Optional<List<AllocationResult>> allocate(Node node, BooleanSupplier expired)
+      throws AllocationException {
+    return allocate(node, expired, Set.of());
+  }
+
+  /**
+   * As {@link #allocate(Node, BooleanSupplier)}, treating the allocated devices in {@code freed}
+   * as free (preemption's simulation of removed victims).
+   */
+  public Optional<List<AllocationResult>> allocate(Node node, BooleanSupplier expired,
+      Set<DeviceId> freed) throws AllocationException {
+    Search s = new Search(node, expired, freed);
+    if (!s.prepare()) {
+      return Optional.empty();
+    }
+    if (!s.claim(0)) {
+      return Optional.empty();
+    }
+    return Optional.of(s.results());
+  }
+
+  /** The search ran past its deadline. */
+  public static final class TimeoutException extends RuntimeException {
+    TimeoutException() {
+      super("timed out trying to allocate devices", null, false, false);
+    }
+  }
+
+  // One alternative of a request: an exact request or one subrequest of firstAvailable.
+  private record Alternative(String name, String parent, DeviceClass deviceClass,
+      List<DeviceSelector> selectors, boolean all, int count, boolean adminAccess) {
+  }
+
+  private record Constraint(Set<String> requests, String attribute) {
+    boolean covers(Alternative a) {
+      return requests.isEmpty() || requests.contains(a.name())
+          || (a.parent() != null && requests.contains(a.parent()));
+    }
+  }
+
+  private record Chosen(Alternative alt, Pools.Candidate device) {
+  }
+
+  private final class Search {
+    private final Node node;
+    private final BooleanSupplier expired;
+    private final Set<DeviceId> freed;
+    private final List<List<List<Alternative>>> requests = new ArrayList<>();
+    private final List<List<Constraint>> constraints = new ArrayList<>();
+    private final List<Pools.Candidate> candidates = new ArrayList<>();
+    private final Map<DeviceId, DeviceView> views = new HashMap<>();
+    private final Map<String, Boolean> selectable = new HashMap<>();
+    private final Set<DeviceId> allocating = new HashSet<>();
+    private final List<Chosen> chosen = new ArrayList<>();
+    // per claim index: the chosen alternatives' devices, in order
+    private final int[] claimStart;
+    // per constraint of the current claim: the value fixed by the first device, or null
+    private Object[] constraintValues;
+    private int[] constraintUses;
+    private long steps;
+
+    Search(Node node, BooleanSupplier expired, Set<DeviceId> freed) {
+      this.node = node;
+      this.expired = expired;
+      this.freed = freed;
+      this.claimStart = new int[claims.size() + 1];
+    }
+
+    boolean prepare() throws AllocationException {
+      for (List<Pools.Candidate> list : pools.devicesFor(node).values()) {
+        candidates.addAll(list);
+      }
+      for (ResourceClaim claim : claims) {
+        DeviceClaim devices = claim.getSpec() == null ? null : claim.getSpec().getDevices();
+        List<List<Alternative>> perRequest = new ArrayList<>();
+        List<DeviceRequest> reqs = devices == null || devices.getRequests() == null ? List.of()
+            : devices.getRequests();
+        for (DeviceRequest r : reqs) {
+          perRequest.add(alternatives(claim, r));
+        }
+        requests.add(perRequest);
+        List<Constraint> cs = new ArrayList<>();
+        List<DeviceConstraint> dcs = devices == null || devices.getConstraints() == null
+            ? List.of() : devices.getConstraints();
+        for (int i = 0; i < dcs.size(); i++) {
+          DeviceConstraint dc = dcs.get(i);
+          if (dc.getMatchAttribute() == null || dc.getMatchAttribute().isEmpty()) {
+            throw new AllocationException("claim " + key(claim) + ", constraint #" + i
+                + ": empty constraint (unsupported constraint type?)");
+          }
+          cs.add(new Constraint(dc.getRequests() == null ? Set.of() : Set.copyOf(dc.getRequests()),
+              dc.getMatchAttribute()));
+        }
+        constraints.add(cs);
+      }
+      return true;
+    }
+
+    private List<Alternative> alternatives(ResourceClaim claim, DeviceRequest r)
+        throws AllocationException {
+      List<Alternative> out = new ArrayList<>();
+      ExactDeviceRequest e = r.getExactly();
+      if (e != null) {
+        out.add(alternative(claim, r.getName(), null, e.getDeviceClassName(), e.getSelectors(),
+            e.getAllocationMode(), e.getCount(), Boolean.TRUE.equals(e.getAdminAccess())));
+      } else if (r.getFirstAvailable() != null && !r.getFirstAvailable().isEmpty()) {
+        for (DeviceSubRequest sub : r.getFirstAvailable()) {
+          out.add(alternative(claim, r.getName() + "/" + sub.getName(), r.getName(),
+              sub.getDeviceClassName(), sub.getSelectors(), sub.getAllocationMode(),
+              sub.getCount(), false));
+        }
+      } else {
+        throw new AllocationException("claim " + key(claim) + ", request " + r.getName()
+            + ": unsupported request type");
+      }
+      return out;
+    }
+
+    private Alternative alternative(ResourceClaim claim, String name, String parent,
+        String className, List<DeviceSelector> selectors, String mode, Long count,
+        boolean admin) throws AllocationException {
+      if (className == null || className.isEmpty()) {
+        throw new AllocationException("claim " + key(claim) + ", request " + name
+            + ": unsupported request type");
+      }
+      DeviceClass cls = classes.apply(className).orElseThrow(() -> new AllocationException(
+          "claim " + key(claim) + ", request " + name + ": could not retrieve device class "
+              + className + ": deviceclass.resource.k8s.io \"" + className + "\" not found"));
+      String m = mode == null || mode.isEmpty() ? MODE_EXACT : mode;
+      if (!m.equals(MODE_EXACT) && !m.equals(MODE_ALL)) {
+        throw new AllocationException("claim " + key(claim) + ", request " + name
+            + ": unsupported count mode " + m);
+      }
+      long n = count == null ? 1 : count;
+      if (m.equals(MODE_EXACT) && n <= 0) {
+        throw new AllocationException("claim " + key(claim) + ", request " + name
+            + ": count must be greater than zero");
+      }
+      return new Alternative(name, parent, cls, selectors == null ? List.of() : selectors,
+          m.equals(MODE_ALL), (int) Math.min(n, Integer.MAX_VALUE), admin);
+    }
+
+    // claims[c]: start with request 0
+    boolean claim(int c) throws AllocationException {
+      if (c == claims.size()) {
+        claimStart[c] = chosen.size();
+        return true;
+      }
+      claimStart[c] = chosen.size();
+      int n = constraints.get(c).size();
+      Object[] savedValues = constraintValues;
+      int[] savedUses = constraintUses;
+      constraintValues = new Object[n];
+      constraintUses = new int[n];
+      boolean ok = request(c, 0);
+      if (!ok) {
+        constraintValues = savedValues;
+        constraintUses = savedUses;
+      }
+      return ok;
+    }
+
+    boolean request(int c, int r) throws AllocationException {
+      List<List<Alternative>> reqs = requests.get(c);
+      if (r == reqs.size()) {
+        int total = chosen.size() - claimStart[c];
+        if (total > ALLOCATION_RESULTS_MAX_SIZE) {
+          throw new AllocationException("claim " + key(claims.get(c))
+              + ": number of requested devices " + total + " exceeds the claim limit of "
+              + ALLOCATION_RESULTS_MAX_SIZE);
+        }
+        return claim(c + 1);
+      }
+      for (Alternative alt : reqs.get(r)) {
+        if (alt.all()) {
+          if (allDevices(c, r, alt)) {
+            return true;
+          }
+        } else if (alt.count() > ALLOCATION_RESULTS_MAX_SIZE) {
+          throw new AllocationException("claim " + key(claims.get(c))
+              + ": number of requested devices " + alt.count() + " exceeds the claim limit of "
+              + ALLOCATION_RESULTS_MAX_SIZE);
+        } else if (device(c, r, alt, 0, 0)) {
+          return true;
+        }
+      }
+      return false;
+    }
+
+    // the k-th device of an ExactCount alternative, chosen among candidates from index `from`
+    private boolean device(int c, int r, Alternative alt, int k, int from)
+        throws AllocationException {
+      if (k == alt.count()) {
+        return request(c, r + 1);
+      }
+      for (int i = from; i < candidates.size(); i++) {
+        Pools.Candidate d = candidates.get(i);
+        if (!usable(c, alt, d)) {
+          continue;
+        }
+        if (take(c, alt, d)) {
+          if (device(c, r, alt, k + 1, i + 1)) {
+            return true;
+          }
+          release(c, alt, d);
+        }
+      }
+      return false;
+    }
+
+    private boolean allDevices(int c, int r, Alternative alt) throws AllocationException {
+      List<Pools.Candidate> all = new ArrayList<>();
+      for (Pools.Candidate d : candidates) {
+        if (matches(c, alt, d)) {
+          if (d.pool().incomplete()) {
+            throw new AllocationException("claim " + key(claims.get(c)) + ", request "
+                + alt.name() + ": asks for all devices, but resource pool " + d.pool().id()
+                + " is currently being updated");
+          }
+          all.add(d);
+        }
+      }
+      if (all.isEmpty()) {
+        return false;
+      }
+      int taken = 0;
+      boolean ok = true;
+      for (Pools.Candidate d : all) {
+        if (!free(alt, d) || !take(c, alt, d)) {
+          ok = false;
+          break;
+        }
+        taken++;
+      }
+      if (ok && request(c, r + 1)) {
+        return true;
+      }
+      for (int i = taken - 1; i >= 0; i--) {
+        release(c, alt, all.get(i));
+      }
+      return false;
+    }
+
+    private boolean usable(int c, Alternative alt, Pools.Candidate d) throws AllocationException {
+      if (++steps % 64 == 0 && expired.getAsBoolean()) {
+        throw new TimeoutException();
+      }
+      return free(alt, d) && matches(c, alt, d);
+    }
+
+    private boolean free(Alternative alt, Pools.Candidate d) {
+      return alt.adminAccess() || ((!allocated.contains(d.id()) || freed.contains(d.id()))
+          && !allocating.contains(d.id()));
+    }
+
+    private boolean matches(int c, Alternative alt, Pools.Candidate d)
+        throws AllocationException {
+      if (d.pool().invalidReason() != null) {
+        throw new AllocationException("pool " + d.pool().id() + " is invalid: "
+            + d.pool().invalidReason());
+      }
+      String memo = c + "\u0000" + alt.name() + "\u0000" + d.id();
+      Boolean known = selectable.get(memo);
+      if (known != null) {
+        return known;
+      }
+      DeviceView view = views.computeIfAbsent(d.id(), id -> new DeviceView(id.driver(),
+          d.device()));
+      boolean ok = selectorsMatch(alt.deviceClass().getSpec() == null ? List.of()
+              : alt.deviceClass().getSpec().getSelectors(), view,
+          "class " + alt.deviceClass().getMetadata().getName())
+          && selectorsMatch(alt.selectors(), view, "claim " + key(claims.get(c)));
+      selectable.put(memo, ok);
+      return ok;
+    }
+
+    private boolean selectorsMatch(List<DeviceSelector> selectors, DeviceView view, String owner)
+        throws AllocationException {
+      if (selectors == null) {
+        return true;
+      }
+      for (int i = 0; i < selectors.size(); i++) {
+        DeviceSelector s = selectors.get(i);
+        if (s.getCel() == null || s.getCel().getExpression() == null) {
+          throw new AllocationException(owner + ": selector #" + i
+              + ": CEL expression empty (unsupported selector type?)");
+        }
+        String expression = s.getCel().getExpression();
+        DeviceSelectors.Compiled compiled = cel.compile(expression);
+        try {
+          if (!compiled.matches(view)) {
+            return false;
+          }
+        } catch (DeviceSelectors.SelectorException e) {
+          throw new AllocationException(owner + ": selector #" + i + ": "
+              + (compiled.error().isPresent() ? "CEL compile error: " : "CEL runtime error: ")
+              + e.getMessage() + " (expression: " + expression + ")");
+        }
+      }
+      return true;
+    }
+
+    // records the device and checks the claim's constraints; false (and nothing recorded) when
+    // a constraint rejects it
+    private boolean take(int c, Alternative alt, Pools.Candidate d) {
+      List<Constraint> cs = constraints.get(c);
+      DeviceView view = views.computeIfAbsent(d.id(), id -> new DeviceView(id.driver(),
+          d.device()));
+      for (int i = 0; i < cs.size(); i++) {
+        Constraint k = cs.get(i);
+        if (!k.covers(alt)) {
+          continue;
+        }
+        Optional<Object> v = view.attribute(k.attribute());
+        if (v.isEmpty() || (constraintValues[i] != null && !constraintValues[i].equals(v.get()))) {
+          for (int j = i - 1; j >= 0; j--) {
+            unuse(cs.get(j), j, alt);
+          }
+          return false;
+        }
+        if (constraintUses[i]++ == 0) {
+          constraintValues[i] = v.get();
+        }
+      }
+      if (!alt.adminAccess()) {
+        allocating.add(d.id());
+      }
+      chosen.add(new Chosen(alt, d));
+      return true;
+    }
+
+    private void unuse(Constraint k, int i, Alternative alt) {
+      if (k.covers(alt) && --constraintUses[i] == 0) {
+        constraintValues[i] = null;
+      }
+    }
+
+    private void release(int c, Alternative alt, Pools.Candidate d) {
+      List<Constraint> cs = constraints.get(c);
+      for (int i = 0; i < cs.size(); i++) {
+        unuse(cs.get(i), i, alt);
+      }
+      if (!alt.adminAccess()) {
+        allocating.remove(d.id());
+      }
+      chosen.remove(chosen.size() - 1);
+    }
+
+    List<AllocationResult> results() throws AllocationException {
+      List<AllocationResult> out = new ArrayList<>();
+      for (int c = 0; c < claims.size(); c++) {
+        List<Chosen> mine = chosen.subList(claimStart[c], claimStart[c + 1]);
+        List<DeviceRequestAllocationResult> results = new ArrayList<>();
+        List<DeviceAllocationConfiguration> config = new ArrayList<>();
+        Set<String> configured = new HashSet<>();
+        for (Chosen ch : mine) {
+          DeviceRequestAllocationResultBuilder b = new DeviceRequestAllocationResultBuilder()
+              .withRequest(ch.alt().name()).withDriver(ch.device().id().driver())
+              .withPool(ch.device().id().pool()).withDevice(ch.device().id().device());
+          if (ch.alt().adminAccess()) {
+            b.withAdminAccess(true);
+          }
+          results.add(b.build());
+          if (configured.add(ch.alt().name()) && ch.alt().deviceClass().getSpec() != null
+              && ch.alt().deviceClass().getSpec().getConfig() != null) {
+            for (DeviceClassConfiguration cc : ch.alt().deviceClass().getSpec().getConfig()) {
+              config.add(new DeviceAllocationConfigurationBuilder().withSource(SOURCE_CLASS)
+                  .withRequests(ch.alt().name()).withOpaque(cc.getOpaque()).build());
+            }
+          }
+        }
+        DeviceClaim dc = claims.get(c).getSpec().getDevices();
+        if (dc.getConfig() != null) {
+          for (DeviceClaimConfiguration cc : dc.getConfig()) {
+            config.add(new DeviceAllocationConfigurationBuilder().withSource(SOURCE_CLAIM)
+                .withRequests(cc.getRequests()).withOpaque(cc.getOpaque()).build());
+          }
+        }
+        AllocationResultBuilder r = new AllocationResultBuilder().withNewDevices()
+            .withResults(results).withConfig(config).endDevices();
+        nodeSelector(mine).ifPresent(r::withNodeSelector);
+        out.add(r.build());
+      }
+      return out;
+    }
+
+    // upstream's createNodeSelector: a node-local device pins the claim to the node; otherwise
+    // the requirements of the slices' selectors, merged into one term; none: anywhere
+    private Optional<NodeSelector> nodeSelector(List<Chosen> mine) throws AllocationException {
+      List<NodeSelectorRequirement> fields = new ArrayList<>();
+      List<NodeSelectorRequirement> exprs = new ArrayList<>();
+      for (Chosen ch : mine) {
+        if (ch.device().nodeLocal()) {
+          return Optional.of(byName(node.getMetadata().getName()));
+        }
+        NodeSelector ns = Boolean.TRUE.equals(ch.device().slice().getSpec()
+            .getPerDeviceNodeSelection()) ? ch.device().device().getNodeSelector()
+            : ch.device().slice().getSpec().getNodeSelector();
+        if (ns == null || ns.getNodeSelectorTerms() == null
+            || ns.getNodeSelectorTerms().isEmpty()) {
+          continue;
+        }
+        if (ns.getNodeSelectorTerms().size() > 1) {
+          throw new AllocationException("unsupported ResourceSlice.NodeSelector with "
+              + ns.getNodeSelectorTerms().size() + " terms");
+        }
+        NodeSelectorTerm t = ns.getNodeSelectorTerms().get(0);
+        addNew(t.getMatchFields(), fields);
+        addNew(t.getMatchExpressions(), exprs);
+      }
+      if (fields.isEmpty() && exprs.isEmpty()) {
+        return Optional.empty();
+      }
+      NodeSelectorTerm term = new NodeSelectorTerm();
+      term.setMatchFields(fields.isEmpty() ? null : fields);
+      term.setMatchExpressions(exprs.isEmpty() ? null : exprs);
+      NodeSelector ns = new NodeSelector();
+      ns.setNodeSelectorTerms(List.of(term));
+      return Optional.of(ns);
+    }
+  }
+
+  private static void addNew(List<NodeSelectorRequirement> from, List<NodeSelectorRequirement> to) {
+    if (from == null) {
+      return;
+    }
+    for (NodeSelectorRequirement r : from) {
+      if (to.stream().noneMatch(x -> Objects.equals(x, r))) {
+        to.add(r);
+      }
+    }
+  }
+
+  /** The node selector of an allocation pinned to {@code nodeName}. */
+  public static NodeSelector byName(String nodeName) {
+    NodeSelectorTerm term = new NodeSelectorTerm();
+    term.setMatchFields(List.of(new NodeSelectorRequirementBuilder().withKey("metadata.name")
+        .withOperator("In").withValues(nodeName).build()));
+    NodeSelector ns = new NodeSelector();
+    ns.setNodeSelectorTerms(List.of(term));
+    return ns;
+  }
+
+  static String key(ResourceClaim claim) {
+    return claim.getMetadata().getNamespace() + "/" + claim.getMetadata().getName();
+  }
+}

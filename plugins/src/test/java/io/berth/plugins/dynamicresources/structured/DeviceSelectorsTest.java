@@ -1,0 +1,104 @@
+package io.berth.plugins.dynamicresources.structured;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.resource.v1.Device;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceAttributeBuilder;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceBuilder;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceCapacityBuilder;
+import java.util.Map;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.api.Test;
+
+class DeviceSelectorsTest {
+  private static final String DRIVER = "gpu.example.com";
+  private final DeviceSelectors selectors = new DeviceSelectors();
+
+  private static DeviceView gpu() {
+    Device d = new DeviceBuilder().withName("gpu-0")
+        .withAttributes(Map.of(
+            "model", new DeviceAttributeBuilder().withString("a100").build(),
+            "index", new DeviceAttributeBuilder().withInt(3L).build(),
+            "other.example.com/healthy", new DeviceAttributeBuilder().withBool(true).build()))
+        .withCapacity(Map.of("memory",
+            new DeviceCapacityBuilder().withValue(new Quantity("40Gi")).build()))
+        .build();
+    return new DeviceView(DRIVER, d);
+  }
+
+  @ParameterizedTest
+  @CsvSource(delimiter = '|', value = {
+      "device.driver == 'gpu.example.com'|true",
+      "device.driver == 'other'|false",
+      "device.attributes['gpu.example.com'].model == 'a100'|true",
+      "device.attributes['gpu.example.com'].model == 'h100'|false",
+      "device.attributes['gpu.example.com'].index > 2|true",
+      "device.attributes['other.example.com'].healthy|true",
+      "has(device.attributes['unknown.example.com'].model)|false",
+      "has(device.attributes['gpu.example.com'].model)|true",
+      "device.capacity['gpu.example.com'].memory.compareTo(quantity('32Gi')) >= 0|true",
+      "device.capacity['gpu.example.com'].memory.isGreaterThan(quantity('80Gi'))|false",
+      "device.capacity['gpu.example.com'].memory == quantity('40960Mi')|true",
+  })
+  void evaluatesOnAttributesAndCapacity(String expression, boolean expected) throws Exception {
+    DeviceSelectors.Compiled c = selectors.compile(expression);
+    assertTrue(c.error().isEmpty(), () -> c.error().get());
+    assertEquals(expected, c.matches(gpu()));
+  }
+
+  @Test
+  void compileErrorIsReportedNotThrown() {
+    DeviceSelectors.Compiled c = selectors.compile("device.driver ==");
+    assertTrue(c.error().orElseThrow().startsWith("compilation failed: "), c.error().get());
+    assertThrows(DeviceSelectors.SelectorException.class, () -> c.matches(gpu()));
+  }
+
+  @Test
+  void nonBoolResultFailsToCompile() {
+    assertTrue(selectors.compile("device.driver").error().isPresent()
+        || assertThrows(DeviceSelectors.SelectorException.class,
+            () -> selectors.compile("device.driver").matches(gpu())) != null);
+    assertTrue(selectors.compile("1 + 1").error().isPresent());
+  }
+
+  @Test
+  void missingAttributeIsARuntimeError() {
+    DeviceSelectors.Compiled c = selectors.compile(
+        "device.attributes['gpu.example.com'].nosuch == 'x'");
+    assertTrue(c.error().isEmpty());
+    DeviceSelectors.SelectorException e = assertThrows(DeviceSelectors.SelectorException.class,
+        () -> c.matches(gpu()));
+    assertTrue(e.getMessage().contains("nosuch"), e.getMessage());
+  }
+
+  @Test
+  void costLimitStopsAnExpensiveExpression() {
+    DeviceSelectors.Compiled c = selectors.compile(
+        "[1,2,3,4,5,6,7,8,9,10].all(a, [1,2,3,4,5,6,7,8,9,10].all(b, [1,2,3,4,5,6,7,8,9,10]"
+            + ".all(c, [1,2,3,4,5,6,7,8,9,10].all(d, [1,2,3,4,5,6,7,8,9,10].all(e,"
+            + " [1,2,3,4,5,6,7,8,9,10].all(f, a + b + c + d + e + f > 0))))))");
+    assertTrue(c.error().isEmpty(), () -> c.error().get());
+    DeviceSelectors.SelectorException e = assertThrows(DeviceSelectors.SelectorException.class,
+        () -> c.matches(gpu()));
+    assertTrue(e.getMessage().contains("cost limit exceeded"), e.getMessage());
+  }
+
+  @Test
+  void tooLongExpressionIsRejected() {
+    String expr = "true && " + "true && ".repeat(2000) + "true";
+    assertTrue(selectors.compile(expr).error().orElseThrow().contains("too long"));
+  }
+
+  @Test
+  void unqualifiedNamesBelongToTheDriversDomain() {
+    assertEquals("a100", gpu().attribute("model").orElseThrow());
+    assertEquals("a100", gpu().attribute("gpu.example.com/model").orElseThrow());
+    assertEquals(true, gpu().attribute("other.example.com/healthy").orElseThrow());
+    assertFalse(gpu().attribute("healthy").isPresent());
+  }
+}
