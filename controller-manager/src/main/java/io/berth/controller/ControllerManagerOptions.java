@@ -23,7 +23,8 @@ public final class ControllerManagerOptions {
   @Option(names = ControllerSelection.FLAG, paramLabel = "LIST",
       description = "A list of controllers to enable. '*' enables all on-by-default controllers, 'foo' enables the"
           + " controller named 'foo', '-foo' disables the controller named 'foo'. All known controllers: deployment,"
-          + " podgroup, replicaset. Disabled-by-default controllers: podgroup. Default: ${DEFAULT-VALUE}.")
+          + " podgroup, replicaset, resource-claim-controller. Disabled-by-default controllers: podgroup."
+          + " Default: ${DEFAULT-VALUE}.")
   private String controllers = ControllerSelection.ALL;
 
   @Option(names = CONCURRENT_DEPLOYMENT_SYNCS, paramLabel = "N",
@@ -45,7 +46,9 @@ public final class ControllerManagerOptions {
     atLeastOne(deploymentSyncs, CONCURRENT_DEPLOYMENT_SYNCS);
     atLeastOne(replicaSetSyncs, CONCURRENT_REPLICASET_SYNCS);
     return new ControllerManagerSettings(daemon, ControllerSelection.parse(controllers).enabled(registry),
-        Map.of(DEPLOYMENT, deploymentSyncs, REPLICASET, replicaSetSyncs));
+        Map.of(DEPLOYMENT, deploymentSyncs, REPLICASET, replicaSetSyncs,
+            io.berth.controller.resourceclaim.ResourceClaimController.NAME,
+            io.berth.controller.resourceclaim.ResourceClaimController.DEFAULT_CONCURRENT_SYNCS));
   }
 
   private static void atLeastOne(int value, String flag) {

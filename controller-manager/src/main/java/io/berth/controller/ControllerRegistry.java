@@ -38,6 +38,8 @@ public final class ControllerRegistry {
             new io.berth.controller.replicaset.ReplicaSetControllerFactory())
         .register(io.berth.controller.deployment.DeploymentController.NAME,
             io.berth.controller.deployment.DeploymentController::create)
+        .register(io.berth.controller.resourceclaim.ResourceClaimController.NAME,
+            io.berth.controller.resourceclaim.ResourceClaimController::create)
         .registerDisabledByDefault(io.berth.controller.podgroup.PodGroupController.NAME,
             io.berth.controller.podgroup.PodGroupController::create);
   }

@@ -31,9 +31,9 @@ import java.util.function.Consumer;
 /**
  * What a scenario file runs on: an embedded cluster, one shared informer factory, Berth's scheduler (the default
  * profile, or a scenario's {@code KubeSchedulerConfiguration}) wired as the daemon wires it, including the informers
- * of the other kinds its plugins watch, and Berth's ReplicaSet and Deployment controllers. {@link #start} brings
- * everything up in order; {@link #close} takes it down in reverse. Not thread-safe: started and closed by one
- * thread; the parts it hands out are thread-safe.
+ * of the other kinds its plugins watch, and Berth's ReplicaSet, Deployment and resource claim controllers.
+ * {@link #start} brings everything up in order; {@link #close} takes it down in reverse. Not thread-safe: started
+ * and closed by one thread; the parts it hands out are thread-safe.
  */
 final class SimulatorStack implements AutoCloseable {
 

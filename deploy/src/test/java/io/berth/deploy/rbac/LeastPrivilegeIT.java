@@ -98,6 +98,7 @@ class LeastPrivilegeIT {
     Workloads workloads = new Workloads(cluster, admin);
     workloads.scheduling();
     workloads.deployments();
+    workloads.dynamicResources();
 
     assertThat(scrape.status(schedulerPort, "/metrics", false)).as("no token").isEqualTo(401);
     assertThat(scrape.body(schedulerPort, "/metrics")).contains("scheduler_schedule_attempts_total");

@@ -20,6 +20,9 @@ import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSetBuilder;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudgetBuilder;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimTemplate;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimTemplateBuilder;
 import io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClassBuilder;
 import io.fabric8.kubernetes.api.model.storage.StorageClassBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -198,6 +201,55 @@ final class Workloads {
           && Objects.equals(d.getStatus().getObservedGeneration(), d.getMetadata().getGeneration())
           && d.getSpec().getTemplate().getMetadata().getLabels().get("version").equals(version);
     });
+  }
+
+  /**
+   * Dynamic Resource Allocation: the resource-claim-controller creates a pod's claim from its template and records
+   * it in the pod's status; the scheduler allocates it (finalizer, allocation and reservation); deleting the pod
+   * makes the controller drop the reservation, the allocation and the finalizer. A pod that fails before it is
+   * scheduled gets its generated claim deleted by the controller.
+   */
+  void dynamicResources() {
+    cluster.nodes().add(NodeSpec.node("lp-gpu").withGpus(2));
+    admin.resources(ResourceClaimTemplate.class).inNamespace(NAMESPACE).resource(new ResourceClaimTemplateBuilder()
+        .withNewMetadata().withName("one-gpu").withNamespace(NAMESPACE).endMetadata().withNewSpec().withNewSpec()
+        .withNewDevices().addNewRequest().withName("gpu").withNewExactly().withDeviceClassName("gpu.berth.io")
+        .endExactly().endRequest().endDevices().endSpec().endSpec().build()).create();
+    create(withClaim(pod("gpu-user", "10m", null)));
+    awaitBound("gpu-user");
+    await().atMost(STEP).until(() -> claimOf("gpu-user") != null && claimOf("gpu-user").getStatus() != null
+        && claimOf("gpu-user").getStatus().getAllocation() != null);
+    String claim = claimOf("gpu-user").getMetadata().getName();
+    admin.pods().inNamespace(NAMESPACE).withName("gpu-user").delete();
+    await().atMost(STEP).until(() -> admin.resources(ResourceClaim.class).inNamespace(NAMESPACE).withName(claim)
+        .get() == null);
+
+    create(new PodBuilder(withClaim(pod("gpu-failed", "10m", null))).editSpec().withSchedulerName("nobody")
+        .endSpec().build());
+    await().atMost(STEP).until(() -> claimOf("gpu-failed") != null);
+    String failedClaim = claimOf("gpu-failed").getMetadata().getName();
+    admin.pods().inNamespace(NAMESPACE).withName("gpu-failed").editStatus(p -> {
+      p.getStatus().setPhase("Failed");
+      return p;
+    });
+    await().atMost(STEP).until(() -> admin.resources(ResourceClaim.class).inNamespace(NAMESPACE)
+        .withName(failedClaim).get() == null);
+  }
+
+  private static Pod withClaim(Pod pod) {
+    return new PodBuilder(pod).editSpec().withResourceClaims(new io.fabric8.kubernetes.api.model
+        .PodResourceClaimBuilder().withName("gpu").withResourceClaimTemplateName("one-gpu").build()).endSpec()
+        .build();
+  }
+
+  private ResourceClaim claimOf(String podName) {
+    Pod pod = admin.pods().inNamespace(NAMESPACE).withName(podName).get();
+    if (pod == null || pod.getStatus() == null || pod.getStatus().getResourceClaimStatuses() == null
+        || pod.getStatus().getResourceClaimStatuses().isEmpty()) {
+      return null;
+    }
+    return admin.resources(ResourceClaim.class).inNamespace(NAMESPACE)
+        .withName(pod.getStatus().getResourceClaimStatuses().get(0).getResourceClaimName()).get();
   }
 
   private List<ReplicaSet> replicaSets() {

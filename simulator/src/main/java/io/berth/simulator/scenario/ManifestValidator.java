@@ -24,10 +24,12 @@ final class ManifestValidator {
       Map.entry("PriorityClass", "scheduling.k8s.io/v1"), Map.entry("PodDisruptionBudget", "policy/v1"),
       Map.entry("StorageClass", "storage.k8s.io/v1"),
       Map.entry("CustomResourceDefinition", "apiextensions.k8s.io/v1"),
-      Map.entry("PodGroup", "scheduling.x-k8s.io/v1alpha1"));
+      Map.entry("PodGroup", "scheduling.x-k8s.io/v1alpha1"),
+      Map.entry("ResourceClaimTemplate", "resource.k8s.io/v1"), Map.entry("ResourceClaim", "resource.k8s.io/v1"),
+      Map.entry("DeviceClass", "resource.k8s.io/v1"));
 
   static final Set<String> CLUSTER_SCOPED = Set.of("Namespace", "PersistentVolume", "PriorityClass",
-      "StorageClass", "CustomResourceDefinition");
+      "StorageClass", "CustomResourceDefinition", "DeviceClass");
 
   private static final Pattern DNS_SUBDOMAIN =
       Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");

@@ -54,7 +54,7 @@ public final class ScenarioLoader {
       Set.of("namePrefix", "count", "namespace", "onNodes", "template");
   private static final int MAX_POD_SET = 200_000;
   private static final Set<String> NODE_FIELDS =
-      Set.of("name", "namePrefix", "count", "zone", "region", "cpu", "memory", "pods", "labels", "taints");
+      Set.of("name", "namePrefix", "count", "zone", "region", "cpu", "memory", "pods", "labels", "taints", "gpus");
   private static final Set<String> ACTIONS =
       Set.of("scale", "setImage", "addNode", "removeNode", "cordon", "uncordon", "apply");
 
@@ -420,16 +420,47 @@ public final class ScenarioLoader {
         base = base.withTaint(key, t.path("value").asString(""), effect);
       }
     }
+    base = gpus(n.path("gpus"), path + ".gpus", problems).map(base::withGpus).orElse(base);
     if (prefix == null) {
       return List.of(base);
     }
     List<NodeSpec> out = new ArrayList<>();
     for (int i = 0; i < count; i++) {
-      NodeSpec b = base;
-      out.add(new NodeSpec(prefix + "-" + i, b.cpu(), b.memory(), b.pods(), b.ephemeralStorage(), b.extended(),
-          b.zone(), b.region(), b.labels(), b.taints(), b.images()));
+      out.add(base.withName(prefix + "-" + i));
     }
     return out;
+  }
+
+  /** A node's {@code gpus: {count, model, memory}}: devices it publishes as a DRA ResourceSlice. */
+  private static java.util.Optional<io.berth.embedded.GpuSpec> gpus(JsonNode g, String path, Problems problems) {
+    if (g.isMissingNode()) {
+      return java.util.Optional.empty();
+    }
+    if (!g.isObject()) {
+      problems.invalid(path, ManifestValidator.nodeType(g), "must be a mapping of count, model and memory");
+      return java.util.Optional.empty();
+    }
+    unknownFields(g, path, Set.of("count", "model", "memory"), problems);
+    JsonNode c = g.path("count");
+    if (!c.isIntegralNumber() || c.asInt() < 1 || c.asInt() > io.berth.embedded.GpuSpec.MAX_COUNT) {
+      problems.invalid(path + ".count", c.isMissingNode() ? "" : c, "must be between 1 and "
+          + io.berth.embedded.GpuSpec.MAX_COUNT);
+      return java.util.Optional.empty();
+    }
+    String model = ManifestValidator.text(g, "model", path, problems, false);
+    JsonNode memory = g.path("memory");
+    if (!memory.isMissingNode() && !ManifestValidator.isQuantity(memory)) {
+      problems.invalid(path + ".memory", memory, "must be a quantity such as \"80Gi\"");
+      return java.util.Optional.empty();
+    }
+    try {
+      return java.util.Optional.of(new io.berth.embedded.GpuSpec(c.asInt(),
+          model != null ? model : io.berth.embedded.GpuSpec.DEFAULT_MODEL,
+          memory.isMissingNode() ? io.berth.embedded.GpuSpec.DEFAULT_MEMORY : memory.asString()));
+    } catch (IllegalArgumentException e) {
+      problems.add(path, e.getMessage());
+      return java.util.Optional.empty();
+    }
   }
 
   private static List<Step> steps(JsonNode list, Set<String> nodeNames, Map<String, Manifest> deployments,
