@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
+import tools.jackson.databind.JsonNode;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -141,6 +142,25 @@ class RbacRulesTest {
       assertThat(rule.getVerbs()).containsExactly("get");
       assertThat(rule.getResources()).isNullOrEmpty();
     });
+  }
+
+  @Test
+  void debugReaderIsOffByDefaultAndGrantsOnlyTheDebugPaths() {
+    assertThat(HelmRender.chart().documents().ids()).noneMatch(id -> id.contains("debug-reader"));
+
+    Rendered rendered = HelmRender.chart().set("debug.readerClusterRole", "true")
+        .set("debug.readerSubjects[0].kind", "Group").set("debug.readerSubjects[0].name", "sre")
+        .set("debug.readerSubjects[0].apiGroup", "rbac.authorization.k8s.io").documents();
+    ClusterRole role = StrictModel.parse(rendered.get("ClusterRole", "berth-debug-reader"));
+    assertThat(role.getRules()).hasSize(2).allSatisfy(rule -> assertThat(rule.getResources()).isNullOrEmpty());
+    assertThat(role.getRules().get(0).getNonResourceURLs()).containsExactly("/debug/*");
+    assertThat(role.getRules().get(0).getVerbs()).containsExactly("get");
+    assertThat(role.getRules().get(1).getNonResourceURLs()).containsExactly("/debug/simulate");
+    assertThat(role.getRules().get(1).getVerbs()).containsExactly("post");
+    JsonNode binding = rendered.get("ClusterRoleBinding", "berth-debug-reader");
+    assertThat(binding.path("roleRef").path("name").asString()).isEqualTo("berth-debug-reader");
+    assertThat(binding.path("subjects").path(0).path("kind").asString()).isEqualTo("Group");
+    assertThat(binding.path("subjects").path(0).path("name").asString()).isEqualTo("sre");
   }
 
   @Test

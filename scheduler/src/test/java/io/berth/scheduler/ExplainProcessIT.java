@@ -256,6 +256,19 @@ class ExplainProcessIT {
       }
       assertThat(total).isEqualTo(rows.path(chosen).path("total").asLong());
     });
+    // the result history: the pending attempts first, the one that bound last
+    await().atMost(STARTUP).untilAsserted(() -> {
+      Map<String, String> annotations = client.pods().inNamespace(NS).withName("big").get()
+          .getMetadata().getAnnotations();
+      JsonNode history = JSON.readTree(annotations.get(ResultAnnotations.HISTORY));
+      assertThat(history.size()).isGreaterThanOrEqualTo(2);
+      assertThat(history.get(0).path(ResultAnnotations.SELECTED_NODE).asString()).isEmpty();
+      assertThat(history.get(0).path(ResultAnnotations.FILTER).asString())
+          .contains("Insufficient cpu");
+      assertThat(history.get(history.size() - 1).path(ResultAnnotations.SELECTED_NODE)
+          .asString()).isEqualTo(annotations.get(ResultAnnotations.SELECTED_NODE)).isNotEmpty();
+      assertThat(history.get(history.size() - 1).has(ResultAnnotations.HISTORY)).isFalse();
+    });
     process.destroy();
     assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
     assertThat(process.exitValue()).isZero();

@@ -10,6 +10,7 @@ import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.util.ArrayDeque;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -29,8 +30,15 @@ import tools.jackson.databind.json.JsonMapper;
  * "preemption victim" for the nominated node; {@code selected-node}. One JSON merge patch of
  * {@code metadata.annotations} per attempt (needs {@code patch} on {@code pods}); a value that
  * would push the pod's annotations past the API server's 256 KiB limit is written as {@code {}}
- * (a 5,000-node filter result does not fit) and counted. Called on the recorder thread only;
- * failures are logged and counted, never retried.
+ * (a 5,000-node filter result does not fit) and counted. {@code result-history} holds, as the
+ * simulator's, a JSON list of every attempt's result annotations, oldest first, the current one
+ * last (an attempt whose results equal the one before it is not listed again, so that writing
+ * the annotations of a pod that keeps failing alike does not change the pod and requeue it); it
+ * is kept in memory per pod UID (at most {@link #HISTORY_MEMORY} characters over all
+ * pods, the pods recorded least recently dropped first), so it restarts with the scheduler, and
+ * its oldest attempts are left out when the list would push the values past the budget.
+ * Called on the recorder thread only (the history map is confined to it); failures are logged
+ * and counted, never retried.
  */
 public final class ResultAnnotations {
   private static final Logger LOG = LoggerFactory.getLogger(ResultAnnotations.class);
@@ -50,12 +58,21 @@ public final class ResultAnnotations {
   public static final String PRE_BIND = PREFIX + "prebind-result";
   public static final String BIND = PREFIX + "bind-result";
   public static final String SELECTED_NODE = PREFIX + "selected-node";
+  /** Every attempt's annotations so far, as the simulator's storereflector keeps them. */
+  public static final String HISTORY = PREFIX + "result-history";
+  /** The characters of result history kept in memory over all pods. */
+  static final long HISTORY_MEMORY = 32L * 1024 * 1024;
   /** The budget for all of these values together, under the API server's 256 KiB. */
   static final int BUDGET = 200 * 1024;
 
   private final KubernetesClient client;
   private final Counter failures;
   private final Counter truncated;
+  // pod UID -> its earlier attempts' annotations as JSON objects, least recently written first;
+  // confined to the recorder thread
+  private final LinkedHashMap<String, ArrayDeque<String>> history =
+      new LinkedHashMap<>(16, 0.75f, true);
+  private long historyChars;
 
   public ResultAnnotations(KubernetesClient client, MeterRegistry metrics) {
     this.client = client;
@@ -75,6 +92,8 @@ public final class ResultAnnotations {
       }
       truncated.increment();
     }
+    values.put(HISTORY, appendHistory(a.uid().isEmpty() ? a.namespace() + "/" + a.name()
+        : a.uid(), values));
     Map<String, Object> patch = Map.of("metadata", Map.of("annotations", values));
     try {
       client.pods().inNamespace(a.namespace()).withName(a.name())
@@ -86,6 +105,47 @@ public final class ResultAnnotations {
             a.name(), e.getMessage());
       }
     }
+  }
+
+  /**
+   * Appends this attempt's {@code values} to the pod's history and returns the history's
+   * annotation value, its oldest attempts left out as far as needed to stay within the budget
+   * with {@code values}.
+   */
+  String appendHistory(String pod, Map<String, String> values) {
+    ArrayDeque<String> entries = history.computeIfAbsent(pod, k -> new ArrayDeque<>());
+    String entry = json(values);
+    // an attempt that ended as the previous one did is not listed twice: the patch then changes
+    // nothing, so the pod's own update does not requeue it and set off another attempt
+    if (!entry.equals(entries.peekLast())) {
+      entries.addLast(entry);
+      historyChars += entry.length();
+    }
+    int room = BUDGET - values.values().stream().mapToInt(String::length).sum();
+    String out = historyValue(entries, room);
+    while (historyChars > HISTORY_MEMORY && !history.isEmpty()) {
+      Map.Entry<String, ArrayDeque<String>> eldest = history.entrySet().iterator().next();
+      for (String e : eldest.getValue()) {
+        historyChars -= e.length();
+      }
+      history.remove(eldest.getKey());
+    }
+    return out;
+  }
+
+  /**
+   * The history value: {@code entries} as a JSON list, the oldest dropped from {@code entries}
+   * while the list is longer than {@code room} characters (an empty list when even the newest
+   * does not fit).
+   */
+  String historyValue(ArrayDeque<String> entries, int room) {
+    long length = 2 + entries.stream().mapToLong(e -> e.length() + 1L).sum();
+    while (length > room && !entries.isEmpty()) {
+      String dropped = entries.removeFirst();
+      historyChars -= dropped.length();
+      length -= dropped.length() + 1L;
+    }
+    return "[" + String.join(",", entries) + "]";
   }
 
   /** The annotations of one attempt, keys as the simulator's. */

@@ -36,6 +36,11 @@ final class Problems {
     add(field, "Unknown field");
   }
 
+  /** An unknown field with its line in the file (0: not known). */
+  void unknown(int line, String field) {
+    problems.add(where + (line > 0 ? ", line " + line : "") + ": " + field + ": Unknown field");
+  }
+
   /** Strings (and string nodes) in double quotes, numbers, maps and lists as they are. */
   static String quote(Object value) {
     if (value instanceof tools.jackson.databind.JsonNode n && n.isString()) {

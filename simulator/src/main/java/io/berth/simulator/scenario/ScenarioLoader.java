@@ -80,7 +80,8 @@ public final class ScenarioLoader {
     JsonNode scenarioDoc = null;
     int scenarioDocNumber = 0;
     int number = 0;
-    for (String text : documents(content)) {
+    for (Document d : documentsWithLines(content)) {
+      String text = d.text();
       number++;
       JsonNode node;
       try {
@@ -105,6 +106,10 @@ public final class ScenarioLoader {
       int before = problems.size();
       Map<String, String> refs = new LinkedHashMap<>();
       ManifestValidator.validate(node, "", problems, refs);
+      if (problems.size() == before) {
+        UnknownFields.check(node, node.path("kind").asString(""),
+            () -> UnknownFields.lines(YAML, text, d.firstLine()), problems);
+      }
       int doc = number;
       refs.forEach((field, pc) -> priorityRefs.put(doc + " " + field, pc));
       if (problems.size() == before) {
@@ -212,16 +217,29 @@ public final class ScenarioLoader {
 
   /** The documents of a multi-document YAML text, without the empty ones (only blank lines and comments). */
   static List<String> documents(String content) {
-    List<String> out = new ArrayList<>();
+    return documentsWithLines(content).stream().map(Document::text).toList();
+  }
+
+  /** One document's text and the line of the file its text starts on (from 1). */
+  record Document(String text, int firstLine) {
+  }
+
+  /** As {@link #documents}, with where each starts in the file. */
+  static List<Document> documentsWithLines(String content) {
+    List<Document> out = new ArrayList<>();
     StringBuilder current = new StringBuilder();
     boolean hasContent = false;
+    int lineNumber = 0;
+    int first = 1;
     for (String line : content.split("\r?\n", -1)) {
+      lineNumber++;
       if (SEPARATOR.matcher(line).matches()) {
         if (hasContent) {
-          out.add(current.toString());
+          out.add(new Document(current.toString(), first));
         }
         current.setLength(0);
         hasContent = false;
+        first = lineNumber + 1;
         continue;
       }
       current.append(line).append('\n');
@@ -229,7 +247,7 @@ public final class ScenarioLoader {
       hasContent |= !t.isEmpty() && !t.startsWith("#");
     }
     if (hasContent) {
-      out.add(current.toString());
+      out.add(new Document(current.toString(), first));
     }
     return out;
   }

@@ -188,6 +188,20 @@ class ScenarioLoaderTest {
   }
 
   @Test
+  void anUnknownFieldIsReportedWithItsLineAndNothingLoads() {
+    String content = "# a namespace first\napiVersion: v1\nkind: Namespace\nmetadata: {name: demo}\n---\n"
+        + DEPLOYMENT.replace("  replicas: 3", "  replicas: 3\n  strategyy: {}")
+            .replace("        image: nginx:1.27", "        image: nginx:1.27\n        imagePullPolice: Always")
+            .replace("    spec:", "    spec:\n      nodeSelector: {any-key.example.com/x: y}");
+    assertThatThrownBy(() -> ScenarioLoader.parse("typo.yaml", content))
+        .isInstanceOfSatisfying(ScenarioException.class, e -> assertThat(e.problems()).containsExactly(
+            "document 2 (Deployment demo/web), line 11: spec.strategyy: Unknown field",
+            "document 2 (Deployment demo/web), line 20: spec.template.spec.containers[0].imagePullPolice: "
+                + "Unknown field"))
+        .hasMessageStartingWith("invalid scenario typo.yaml: ");
+  }
+
+  @Test
   void aMissingFileIsReportedByName() {
     assertThatThrownBy(() -> ScenarioLoader.load(Path.of("no/such.yaml")))
         .isInstanceOf(ScenarioException.class).hasMessageStartingWith("invalid scenario no/such.yaml: cannot read");
