@@ -113,6 +113,11 @@ public final class NodeInfo {
     return java.util.Collections.unmodifiableList(pods);
   }
 
+  /** The number of pods on the node: {@code pods().size()} without a view (Filter asks per node). */
+  public int podCount() {
+    return pods.size();
+  }
+
   public List<PodInfo> podsWithAffinity() {
     return java.util.Collections.unmodifiableList(podsWithAffinity);
   }

@@ -65,15 +65,16 @@ public final class NodeResourcesBalancedAllocation implements PreScorePlugin, Sc
 
   @Override
   public long score(CycleState state, Pod pod, NodeInfo nodeInfo) {
-    long[] podRequests = state.read(PRE_SCORE_STATE_KEY, ScorePreState.class)
-        .map(ScorePreState::podRequests)
-        .orElseGet(() -> {
-          PodInfo podInfo = PodInfo.of(pod);
-          if (podInfo.parseError().isPresent()) {
-            throw new StatusException(Status.error(podInfo.parseError().get()));
-          }
-          return scorer.podRequests(podInfo.requests(), podInfo.nonZeroRequests());
-        });
-    return scorer.score(nodeInfo, podRequests);
+    var pre = state.read(PRE_SCORE_STATE_KEY, ScorePreState.class);
+    return scorer.score(nodeInfo, pre.isPresent() ? pre.get().sharedPodRequests()
+        : podRequestsWithoutPreScore(pod));
+  }
+
+  private long[] podRequestsWithoutPreScore(Pod pod) {
+    PodInfo podInfo = PodInfo.of(pod);
+    if (podInfo.parseError().isPresent()) {
+      throw new StatusException(Status.error(podInfo.parseError().get()));
+    }
+    return scorer.podRequests(podInfo.requests(), podInfo.nonZeroRequests());
   }
 }

@@ -85,7 +85,10 @@ final class ResourceScorers {
    */
   static ResourceScorer balanced() {
     return (requested, allocatable) -> {
-      double[] fractions = new double[requested.length];
+      // the first two fractions in locals: the usual cpu+memory case allocates nothing per node
+      double first = 0;
+      double second = 0;
+      double[] fractions = null;
       int n = 0;
       double total = 0;
       for (int i = 0; i < requested.length; i++) {
@@ -94,11 +97,23 @@ final class ResourceScorers {
         }
         double fraction = Math.min(1.0, (double) requested[i] / allocatable[i]);
         total += fraction;
-        fractions[n++] = fraction;
+        if (n == 0) {
+          first = fraction;
+        } else if (n == 1) {
+          second = fraction;
+        } else {
+          if (fractions == null) {
+            fractions = new double[requested.length];
+            fractions[0] = first;
+            fractions[1] = second;
+          }
+          fractions[n] = fraction;
+        }
+        n++;
       }
       double std = 0;
       if (n == 2) {
-        std = Math.abs((fractions[0] - fractions[1]) / 2);
+        std = Math.abs((first - second) / 2);
       } else if (n > 2) {
         double mean = total / n;
         double sum = 0;
@@ -134,6 +149,10 @@ final class ResourceScorers {
 
   private static ResourceScorer weightedMean(List<ResourceSpec> resources,
       PerResource perResource) {
+    long[] weights = new long[resources.size()];
+    for (int i = 0; i < weights.length; i++) {
+      weights[i] = resources.get(i).weight();
+    }
     return (requested, allocatable) -> {
       long nodeScore = 0;
       long weightSum = 0;
@@ -141,7 +160,7 @@ final class ResourceScorers {
         if (allocatable[i] == 0) {
           continue;
         }
-        long weight = resources.get(i).weight();
+        long weight = weights[i];
         nodeScore += perResource.score(requested[i], allocatable[i]) * weight;
         weightSum += weight;
       }
