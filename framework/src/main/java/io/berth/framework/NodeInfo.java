@@ -113,7 +113,7 @@ public final class NodeInfo {
     return java.util.Collections.unmodifiableList(pods);
   }
 
-  /** The number of pods on the node: {@code pods().size()} without a view (Filter asks per node). */
+  /** The number of pods on the node, as {@code pods().size()} without the view (asked per node). */
   public int podCount() {
     return pods.size();
   }
