@@ -113,6 +113,11 @@ public final class NodeInfo {
     return java.util.Collections.unmodifiableList(pods);
   }
 
+  /** The number of pods on the node, as {@code pods().size()} without the view (asked per node). */
+  public int podCount() {
+    return pods.size();
+  }
+
   public List<PodInfo> podsWithAffinity() {
     return java.util.Collections.unmodifiableList(podsWithAffinity);
   }

@@ -101,6 +101,14 @@ public final class SchedulingAlgorithm {
     if (!hints.enabled()) {
       return new ScheduleResult(selectHost(feasible, scores), evaluated, feasible.size());
     }
+    if (hint[0].signature() == null) {
+      // an unsignable pod's remaining order is discarded by the batch: the heap's top node, found
+      // without sorting (same random draws, same node), and only the count handed on
+      String node = feasible.get(ScoredNodeHeap.top(scores, random)).nodeName();
+      hints.storeScheduleResults(null, hint[0].node(), node,
+          ScoredNodeHeap.discarded(feasible.size() - 1), cycle);
+      return new ScheduleResult(node, evaluated, feasible.size());
+    }
     ScoredNodeHeap sorted = new ScoredNodeHeap(feasible, scores, random);
     String node = sorted.pop();
     hints.storeScheduleResults(hint[0].signature(), hint[0].node(), node, sorted, cycle);

@@ -37,6 +37,43 @@ final class ScoredNodeHeap implements SortedScoredNodes {
     }
   }
 
+  /**
+   * The index of the node a heap of these scores would put on top, found in one pass with the
+   * same random draws (one per node, in order) the heap makes: for a cycle whose remaining order
+   * nobody keeps (an unsignable pod), this picks the same node without building the heap.
+   */
+  static int top(long[] scores, RandomGenerator random) {
+    int best = 0;
+    int bestRandom = random.nextInt();
+    for (int i = 1; i < scores.length; i++) {
+      int r = random.nextInt();
+      // a later node wins a full tie, as in before()
+      if (scores[i] > scores[best] || (scores[i] == scores[best] && r >= bestRandom)) {
+        best = i;
+        bestRandom = r;
+      }
+    }
+    return best;
+  }
+
+  /**
+   * Stands for the {@code size} remaining nodes of a cycle whose order is not kept (the batch
+   * discards them for an unsignable pod): only its size can be read.
+   */
+  static SortedScoredNodes discarded(int size) {
+    return new SortedScoredNodes() {
+      @Override
+      public String pop() {
+        throw new UnsupportedOperationException("the remaining nodes were not sorted");
+      }
+
+      @Override
+      public int size() {
+        return size;
+      }
+    };
+  }
+
   @Override
   public String pop() {
     if (size == 0) {

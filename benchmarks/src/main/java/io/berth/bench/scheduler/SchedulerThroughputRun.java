@@ -58,10 +58,16 @@ public final class SchedulerThroughputRun {
     int measured = args.length > 3 ? Integer.parseInt(args[3]) : 10000;
     int runs = args.length > 4 ? Integer.parseInt(args[4]) : 3;
     List<Result> results = new ArrayList<>();
+    com.sun.management.OperatingSystemMXBean os = (com.sun.management.OperatingSystemMXBean)
+        java.lang.management.ManagementFactory.getOperatingSystemMXBean();
     for (int r = 0; r < runs; r++) {
+      long cpu0 = os.getProcessCpuTime();
       Result res = run(PerfWorkload.named(workload, nodes, init, measured));
       results.add(res);
-      LOG.info("run {}: {}", r + 1, format(res));
+      // the whole JVM's user+system time over the run (nodes, init and measured pods, GC, JIT):
+      // far less disturbed than pods/s by other work on the machine
+      LOG.info("run {}: {}, process CPU {} ms per pod", r + 1, format(res),
+          String.format("%.3f", (os.getProcessCpuTime() - cpu0) / 1e6 / (init + measured)));
     }
     StringBuilder table = new StringBuilder("\n| run | workload | nodes | pods (init+measured) |"
         + " pods/s (avg of 1 s samples) | pods/s (overall) | p50 ms | p99 ms |"
@@ -198,6 +204,7 @@ public final class SchedulerThroughputRun {
       // build the measured pods first: creating objects is the client's cost, not the scheduler's
       List<Pod> measuredPods = buildPods(MEASURED, w.measuredPods(), w.measuredPod(), setup);
       List<Integer> samples = new ArrayList<>();
+      long cpu0 = schedulingThreadsCpuNanos();
       long t0 = System.nanoTime();
       Thread sampler = new Thread(() -> {
         int last = measuredBound.get();
@@ -236,6 +243,11 @@ public final class SchedulerThroughputRun {
       }
       awaitBound(measuredBound, w.measuredPods(), Duration.ofMinutes(10));
       long elapsed = System.nanoTime() - t0;
+      // the scheduling loop's and its parallelizer's CPU over the measured pods: what the hot
+      // path costs, apart from the harness, GC, JIT and periodic work that a slow (loaded) run
+      // accumulates
+      LOG.info("{}: scheduling threads CPU {} ms per measured pod", w.name(),
+          String.format("%.3f", (schedulingThreadsCpuNanos() - cpu0) / 1e6 / w.measuredPods()));
       churn.shutdownNow();
       sampler.interrupt();
       sampler.join();
@@ -314,6 +326,20 @@ public final class SchedulerThroughputRun {
       }
       Thread.sleep(5);
     }
+  }
+
+  /** CPU time of the threads named scheduler-loop and scheduler-parallelizer-*, summed. */
+  static long schedulingThreadsCpuNanos() {
+    java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
+    long sum = 0;
+    for (java.lang.management.ThreadInfo t : mx.getThreadInfo(mx.getAllThreadIds())) {
+      if (t != null && (t.getThreadName().equals("scheduler-loop")
+          || t.getThreadName().startsWith("scheduler-parallelizer-"))) {
+        long c = mx.getThreadCpuTime(t.getThreadId());
+        sum += Math.max(0, c);
+      }
+    }
+    return sum;
   }
 
   private static double percentile(long[] sorted, double q) {

@@ -14,10 +14,11 @@ import java.util.function.IntConsumer;
 
 /**
  * The parallelizer every profile shares: workers (the caller is one of them) take chunks of pieces
- * from a shared counter until none are left or {@code stop} says so. Chunks are sized for
- * {@code parallelism} as upstream; the number of threads is {@code parallelism} capped at the
- * number of processors, because a Java thread per goroutine only adds hand-offs on a small
- * machine. Thread-safe; the pool's threads are daemons and live until {@link #close()}.
+ * from a shared counter until none are left or {@code stop} says so (asked before every piece).
+ * Chunks are sized for {@code parallelism} as upstream; the number of threads is
+ * {@code parallelism} capped at the number of processors, because a Java thread per goroutine only
+ * adds hand-offs on a small machine. Thread-safe; the pool's threads are daemons and live until
+ * {@link #close()}.
  */
 public final class DefaultParallelizer implements Parallelizer, AutoCloseable {
   private final int parallelism;
@@ -61,6 +62,11 @@ public final class DefaultParallelizer implements Parallelizer, AutoCloseable {
           && (c = nextChunk.getAndIncrement()) < chunks) {
         int end = Math.min(pieces, (c + 1) * chunk);
         for (int i = c * chunk; i < end; i++) {
+          // checked per piece, as upstream's ParallelizeUntil: Filter stops as soon as enough
+          // feasible nodes are found instead of finishing every started chunk
+          if (i > c * chunk && stop.getAsBoolean()) {
+            return;
+          }
           try {
             work.accept(i);
           } catch (RuntimeException e) {

@@ -70,19 +70,21 @@ public final class NodeResourcesBalancedAllocation implements PreScorePlugin, Sc
 
   @Override
   public long score(CycleState state, Pod pod, NodeInfo nodeInfo) {
-    long[] podRequests = state.read(PRE_SCORE_STATE_KEY, ScorePreState.class)
-        .map(ScorePreState::podRequests)
-        .orElseGet(() -> {
-          PodInfo podInfo = PodInfo.of(pod);
-          if (podInfo.parseError().isPresent()) {
-            throw new StatusException(Status.error(podInfo.parseError().get()));
-          }
-          return scorer.podRequests(podInfo.requests(), podInfo.nonZeroRequests());
-        });
+    var pre = state.read(PRE_SCORE_STATE_KEY, ScorePreState.class);
+    long[] podRequests = pre.isPresent() ? pre.get().sharedPodRequests()
+        : podRequestsWithoutPreScore(pod);
     if (isBestEffort(podRequests)) {
       return 0;
     }
     return scorer.score(nodeInfo, podRequests);
+  }
+
+  private long[] podRequestsWithoutPreScore(Pod pod) {
+    PodInfo podInfo = PodInfo.of(pod);
+    if (podInfo.parseError().isPresent()) {
+      throw new StatusException(Status.error(podInfo.parseError().get()));
+    }
+    return scorer.podRequests(podInfo.requests(), podInfo.nonZeroRequests());
   }
 
   /** True when the pod requests none of the scored resources (upstream's isBestEffortPod). */

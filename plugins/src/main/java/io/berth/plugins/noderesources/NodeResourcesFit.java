@@ -126,7 +126,13 @@ public final class NodeResourcesFit
       return Status.error(
           "error reading \"" + PRE_FILTER_STATE_KEY + "\" from cycleState: not found");
     }
-    List<InsufficientResource> insufficient = fits(prefilter.get(), nodeInfo);
+    PreFilterState pre = prefilter.get();
+    // the common case, a node with room, allocates nothing; the reasons are built only to reject
+    if (ResourceFit.fits(pre.podRequest(), pre.scalarsToCheck(), nodeInfo.podCount(),
+        nodeInfo.requested(), nodeInfo.allocatable())) {
+      return Status.SUCCESS;
+    }
+    List<InsufficientResource> insufficient = fits(pre, nodeInfo);
     if (insufficient.isEmpty()) {
       return Status.SUCCESS;
     }
@@ -145,7 +151,7 @@ public final class NodeResourcesFit
   /** What {@code nodeInfo} lacks for the pod of {@code state}, in upstream's order. */
   static List<InsufficientResource> fits(PreFilterState state, NodeInfo nodeInfo) {
     return ResourceFit.insufficient(state.podRequest(), state.scalarsToCheck(),
-        nodeInfo.pods().size(), nodeInfo.requested(), nodeInfo.allocatable());
+        nodeInfo.podCount(), nodeInfo.requested(), nodeInfo.allocatable());
   }
 
   @Override
@@ -161,9 +167,9 @@ public final class NodeResourcesFit
 
   @Override
   public long score(CycleState state, Pod pod, NodeInfo nodeInfo) {
-    long[] podRequests = state.read(PRE_SCORE_STATE_KEY, ScorePreState.class)
-        .map(ScorePreState::podRequests)
-        .orElseGet(() -> podRequestsWithoutPreScore(pod));
+    var pre = state.read(PRE_SCORE_STATE_KEY, ScorePreState.class);
+    long[] podRequests = pre.isPresent() ? pre.get().sharedPodRequests()
+        : podRequestsWithoutPreScore(pod);
     return scorer.score(nodeInfo, podRequests);
   }
 

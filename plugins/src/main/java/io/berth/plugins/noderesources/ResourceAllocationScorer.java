@@ -20,15 +20,34 @@ final class ResourceAllocationScorer {
   // immutable after construction: Score threads share it
   private final List<ResourceSpec> resources;
   private final boolean[] scalar;
+  // which amount each resource reads (one of the KIND_ constants), resolved once here instead of
+  // matching the name for every node
+  private final int[] kinds;
+  private final String[] names;
   private final boolean useRequested;
   private final ResourceScorer scorer;
+
+  private static final int KIND_CPU = 0;
+  private static final int KIND_MEMORY = 1;
+  private static final int KIND_EPHEMERAL_STORAGE = 2;
+  private static final int KIND_OTHER = 3;
 
   ResourceAllocationScorer(List<ResourceSpec> resources, boolean useRequested,
       ResourceScorer scorer) {
     this.resources = List.copyOf(resources);
     this.scalar = new boolean[resources.size()];
+    this.kinds = new int[resources.size()];
+    this.names = new String[resources.size()];
     for (int i = 0; i < scalar.length; i++) {
-      scalar[i] = ResourceNames.isScalar(resources.get(i).name());
+      String name = resources.get(i).name();
+      scalar[i] = ResourceNames.isScalar(name);
+      names[i] = name;
+      kinds[i] = switch (name) {
+        case Resource.CPU -> KIND_CPU;
+        case Resource.MEMORY -> KIND_MEMORY;
+        case Resource.EPHEMERAL_STORAGE -> KIND_EPHEMERAL_STORAGE;
+        default -> KIND_OTHER;
+      };
     }
     this.useRequested = useRequested;
     this.scorer = scorer;
@@ -46,37 +65,38 @@ final class ResourceAllocationScorer {
 
   /** Scores {@code nodeInfo} for a pod requesting {@code podRequests}; throws on no resources. */
   long score(NodeInfo nodeInfo, long[] podRequests) {
-    if (resources.isEmpty()) {
+    int n = kinds.length;
+    if (n == 0) {
       throw new StatusException(Status.error("resources not found"));
     }
     Resource allocatable = nodeInfo.allocatable();
     Resource requested = nodeInfo.requested();
     Resource cpuMemoryRequested = useRequested ? requested : nodeInfo.nonZeroRequested();
-    long[] requestedOut = new long[resources.size()];
-    long[] allocatedOut = new long[resources.size()];
-    long[] allocatableOut = new long[resources.size()];
-    for (int i = 0; i < resources.size(); i++) {
-      String name = resources.get(i).name();
+    long[] requestedOut = new long[n];
+    long[] allocatedOut = new long[n];
+    long[] allocatableOut = new long[n];
+    for (int i = 0; i < n; i++) {
       long podRequest = podRequests[i];
       if (podRequest == 0 && scalar[i]) {
         continue; // an extended resource the pod does not want does not rank nodes
       }
       long alloc;
       long onNode;
-      switch (name) {
-        case Resource.CPU -> {
+      switch (kinds[i]) {
+        case KIND_CPU -> {
           alloc = allocatable.milliCpu();
           onNode = cpuMemoryRequested.milliCpu();
         }
-        case Resource.MEMORY -> {
+        case KIND_MEMORY -> {
           alloc = allocatable.memory();
           onNode = cpuMemoryRequested.memory();
         }
-        case Resource.EPHEMERAL_STORAGE -> {
+        case KIND_EPHEMERAL_STORAGE -> {
           alloc = allocatable.ephemeralStorage();
           onNode = requested.ephemeralStorage();
         }
         default -> {
+          String name = names[i];
           if (!scalar[i] || !allocatable.scalarResources().containsKey(name)) {
             continue;
           }

@@ -99,7 +99,10 @@ final class ResourceScorers {
 
   /** (1 - standard deviation of the capped amount/allocatable fractions) * 100, truncated. */
   static long balance(long[] amounts, long[] allocatable) {
-    double[] fractions = new double[amounts.length];
+    // the first two fractions in locals: the usual cpu+memory case allocates nothing per node
+    double first = 0;
+    double second = 0;
+    double[] fractions = null;
     int n = 0;
     double total = 0;
     for (int i = 0; i < amounts.length; i++) {
@@ -108,11 +111,23 @@ final class ResourceScorers {
       }
       double fraction = Math.min(1.0, (double) amounts[i] / allocatable[i]);
       total += fraction;
-      fractions[n++] = fraction;
+      if (n == 0) {
+        first = fraction;
+      } else if (n == 1) {
+        second = fraction;
+      } else {
+        if (fractions == null) {
+          fractions = new double[amounts.length];
+          fractions[0] = first;
+          fractions[1] = second;
+        }
+        fractions[n] = fraction;
+      }
+      n++;
     }
     double std = 0;
     if (n == 2) {
-      std = Math.abs((fractions[0] - fractions[1]) / 2);
+      std = Math.abs((first - second) / 2);
     } else if (n > 2) {
       double mean = total / n;
       double sum = 0;
@@ -123,6 +138,7 @@ final class ResourceScorers {
     }
     return (long) ((1 - std) * MAX);
   }
+
 
   /**
    * The piecewise-linear function through the shape points, flat before the first and after the
@@ -147,6 +163,10 @@ final class ResourceScorers {
 
   private static ResourceScorer weightedMean(List<ResourceSpec> resources,
       PerResource perResource) {
+    long[] weights = new long[resources.size()];
+    for (int i = 0; i < weights.length; i++) {
+      weights[i] = resources.get(i).weight();
+    }
     return (requested, allocated, allocatable) -> {
       long nodeScore = 0;
       long weightSum = 0;
@@ -154,7 +174,7 @@ final class ResourceScorers {
         if (allocatable[i] == 0) {
           continue;
         }
-        long weight = resources.get(i).weight();
+        long weight = weights[i];
         nodeScore += perResource.score(requested[i], allocatable[i]) * weight;
         weightSum += weight;
       }
