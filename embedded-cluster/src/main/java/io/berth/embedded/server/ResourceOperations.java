@@ -18,10 +18,11 @@ import tools.jackson.databind.node.ObjectNode;
  * The API server's write semantics, shared by the HTTP layer and the in-process controllers (garbage collector,
  * simulated kubelet): create with generated names, system metadata and defaults; update and patch with
  * resourceVersion preconditions, generation bumps, status-subresource separation and no-op detection; deletion
- * with grace periods, finalizers and propagation policies. Every operation is stored as one step under the store's write
- * lock.
+ * with grace periods, finalizers and propagation policies. Every operation is stored as one step under the
+ * store's write lock.
  *
- * <p>Thread-safe: all state lives in the {@link ObjectStore}.
+ * <p>Thread-safe: all state lives in the {@link ObjectStore} (the cached timestamp of {@link #now} is one
+ * immutable value behind a volatile field).
  */
 public final class ResourceOperations {
 
@@ -54,8 +55,21 @@ public final class ResourceOperations {
 
   /** Now, as an RFC 3339 timestamp with second precision (how metav1.Time serializes). */
   public String now() {
-    return timestamp(clock.instant());
+    Instant instant = clock.instant();
+    Stamp last = lastStamp;
+    if (last != null && last.epochSecond() == instant.getEpochSecond()) {
+      return last.text();
+    }
+    String text = timestamp(instant);
+    lastStamp = new Stamp(instant.getEpochSecond(), text);
+    return text;
   }
+
+  /** The formatted timestamp of one second, reused while the clock stays in it. */
+  private record Stamp(long epochSecond, String text) {
+  }
+
+  private volatile Stamp lastStamp;
 
   static String timestamp(Instant instant) {
     return instant.truncatedTo(ChronoUnit.SECONDS).toString();
