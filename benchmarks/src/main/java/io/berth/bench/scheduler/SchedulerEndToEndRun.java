@@ -40,6 +40,11 @@ public final class SchedulerEndToEndRun {
 
   private SchedulerEndToEndRun() {}
 
+  private static long processCpuNanos() {
+    return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
+        .getOperatingSystemMXBean()).getProcessCpuTime();
+  }
+
   public static void main(String[] args) throws Exception {
     int nodes = args.length > 0 ? Integer.parseInt(args[0]) : 500;
     int pods = args.length > 1 ? Integer.parseInt(args[1]) : 2000;
@@ -79,6 +84,7 @@ public final class SchedulerEndToEndRun {
         toCreate.add(PerfObjects.pod("default", "e2e-" + i, b -> b.editMetadata().withUid(null)
             .withResourceVersion(null).withCreationTimestamp(null).endMetadata()));
       }
+      long cpu0 = processCpuNanos();
       long t0 = System.nanoTime();
       ExecutorService creators = Executors.newFixedThreadPool(4);
       List<Future<?>> futures = new ArrayList<>();
@@ -98,6 +104,7 @@ public final class SchedulerEndToEndRun {
         Thread.sleep(10);
       }
       long elapsed = System.nanoTime() - t0;
+      long cpu = processCpuNanos() - cpu0;
       creators.shutdown();
       creators.awaitTermination(10, TimeUnit.SECONDS);
       Timer bind = metrics.find("scheduler.framework.extension.point.duration")
@@ -110,6 +117,8 @@ public final class SchedulerEndToEndRun {
           + " server share of the per-pod time %.0f%%", nodes, pods, pods / (elapsed / 1e9),
           created / 1e9, elapsed / 1e9, bindMeanMs, inProcess.overallPodsPerSecond(),
           100 * (1 - inProcPerPodMs / e2ePerPodMs)));
+      // CPU time of the whole JVM (clients, server, scheduler) per pod: comparable on a loaded machine.
+      LOG.info(String.format("end to end: process CPU %.2f ms per pod", cpu / 1e6 / pods));
       assembly.stop(Duration.ofSeconds(10));
       informers.shutdown();
       client.close();

@@ -11,7 +11,9 @@ import tools.jackson.databind.node.ObjectNode;
  * {@code spec.nodeName} and the {@code PodScheduled} condition and, as v1.36's API server with
  * ClearingNominatedNodeNameAfterBinding (on by default), clears {@code status.nominatedNodeName}; 409 when
  * already bound or being deleted) and {@code eviction} (a deletion that honours PodDisruptionBudgets, 429 when
- * it would violate one). Immutable; thread-safe (each operation is one step under the store lock).
+ * it would violate one). Immutable; thread-safe: a binding is built from a lock-free read and stored under the
+ * store's write lock only if that version is still current (retried otherwise); an eviction is one step under the
+ * lock.
  */
 final class PodSubresources {
 
@@ -42,35 +44,49 @@ final class PodSubresources {
     String uid = Json.text(binding, "metadata", "uid");
     Map<String, String> annotations = Json.stringMap(binding, "metadata", "annotations");
     ObjectStore store = ops.store();
-    return store.write(() -> {
+    // Optimistic: check and build the bound pod from a lock-free read, then store it only if that version is still
+    // the current one (else start over); the write lock is held for the store step alone.
+    while (true) {
       StoredObject pod = ops.get(ResourceTypes.PODS, namespace, name);
-      if (uid != null && !uid.isEmpty() && !uid.equals(pod.uid())) {
-        throw ApiException.conflict(ResourceTypes.PODS, name, "Precondition failed: UID in precondition: " + uid
-            + ", UID in object meta: " + pod.uid());
+      ObjectNode next = bound(pod, name, node, uid, annotations);
+      StoredObject stored = store.write(() -> {
+        StoredObject current = ops.get(ResourceTypes.PODS, namespace, name);
+        return current.resourceVersion() == pod.resourceVersion() ? store.put(ResourceTypes.PODS, next) : null;
+      });
+      if (stored != null) {
+        return stored;
       }
-      if (pod.terminating()) {
-        throw ApiException.conflict(ResourceTypes.PODS, name, "pod " + name
-            + " is being deleted, cannot be assigned to a host");
-      }
-      String bound = Json.text(pod.tree(), "spec", "nodeName");
-      if (bound != null && !bound.isEmpty()) {
-        throw ApiException.conflict(ResourceTypes.PODS, name, "pod " + name + " is already assigned to node \""
-            + bound + "\"");
-      }
-      // One write, as the binding registry does: node name, annotations and the PodScheduled condition together.
-      ObjectNode next = pod.copy();
-      Json.objectAt(next, "spec").put("nodeName", node);
-      if (!annotations.isEmpty()) {
-        ObjectNode ann = Json.objectAt(next, "metadata", "annotations");
-        annotations.forEach(ann::put);
-      }
-      ObjectNode status = Json.objectAt(next, "status");
-      Conditions.set(status, "PodScheduled", "True", null, null, ops.now());
-      if (clearNominatedNodeNameAfterBinding) {
-        status.remove("nominatedNodeName");
-      }
-      return store.put(ResourceTypes.PODS, next);
-    });
+    }
+  }
+
+  /** The next version of {@code pod} bound to {@code node}, or the 409 the binding registry answers. */
+  private ObjectNode bound(StoredObject pod, String name, String node, String uid, Map<String, String> annotations) {
+    if (uid != null && !uid.isEmpty() && !uid.equals(pod.uid())) {
+      throw ApiException.conflict(ResourceTypes.PODS, name, "Precondition failed: UID in precondition: " + uid
+          + ", UID in object meta: " + pod.uid());
+    }
+    if (pod.terminating()) {
+      throw ApiException.conflict(ResourceTypes.PODS, name, "pod " + name
+          + " is being deleted, cannot be assigned to a host");
+    }
+    String bound = Json.text(pod.tree(), "spec", "nodeName");
+    if (bound != null && !bound.isEmpty()) {
+      throw ApiException.conflict(ResourceTypes.PODS, name, "pod " + name + " is already assigned to node \""
+          + bound + "\"");
+    }
+    // One write, as the binding registry does: node name, annotations and the PodScheduled condition together.
+    ObjectNode next = pod.copy();
+    Json.objectAt(next, "spec").put("nodeName", node);
+    if (!annotations.isEmpty()) {
+      ObjectNode ann = Json.objectAt(next, "metadata", "annotations");
+      annotations.forEach(ann::put);
+    }
+    ObjectNode status = Json.objectAt(next, "status");
+    Conditions.set(status, "PodScheduled", "True", null, null, ops.now());
+    if (clearNominatedNodeNameAfterBinding) {
+      status.remove("nominatedNodeName");
+    }
+    return next;
   }
 
   /** Evicts pod {@code name}: deletes it with {@code eviction}'s delete options unless a PDB forbids it. */

@@ -18,10 +18,11 @@ import tools.jackson.databind.node.ObjectNode;
  * The API server's write semantics, shared by the HTTP layer and the in-process controllers (garbage collector,
  * simulated kubelet): create with generated names, system metadata and defaults; update and patch with
  * resourceVersion preconditions, generation bumps, status-subresource separation and no-op detection; deletion
- * with grace periods, finalizers and propagation policies. Every operation runs as one step under the store's write
- * lock.
+ * with grace periods, finalizers and propagation policies. Every operation is stored as one step under the
+ * store's write lock.
  *
- * <p>Thread-safe: all state lives in the {@link ObjectStore}.
+ * <p>Thread-safe: all state lives in the {@link ObjectStore} (the cached timestamp of {@link #now} is one
+ * immutable value behind a volatile field).
  */
 public final class ResourceOperations {
 
@@ -54,8 +55,21 @@ public final class ResourceOperations {
 
   /** Now, as an RFC 3339 timestamp with second precision (how metav1.Time serializes). */
   public String now() {
-    return timestamp(clock.instant());
+    Instant instant = clock.instant();
+    Stamp last = lastStamp;
+    if (last != null && last.epochSecond() == instant.getEpochSecond()) {
+      return last.text();
+    }
+    String text = timestamp(instant);
+    lastStamp = new Stamp(instant.getEpochSecond(), text);
+    return text;
   }
+
+  /** The formatted timestamp of one second, reused while the clock stays in it. */
+  private record Stamp(long epochSecond, String text) {
+  }
+
+  private volatile Stamp lastStamp;
 
   static String timestamp(Instant instant) {
     return instant.truncatedTo(ChronoUnit.SECONDS).toString();
@@ -72,12 +86,57 @@ public final class ResourceOperations {
 
   // ---------------------------------------------------------------- create
 
-  /** Creates {@code body} (owned by this call) in {@code namespace}. */
+  /**
+   * Creates {@code body} (owned by this call) in {@code namespace}. With a given name, defaulting, admission and
+   * validation run before the store's write lock (they read the store only through lock-free point reads and
+   * consistent lists), and the lock is held only to re-check the namespace and the name and store the object; a
+   * {@code generateName} create picks its name and runs entirely under the lock.
+   */
   public StoredObject create(ResourceType type, String namespace, ObjectNode body) {
     checkTypeMeta(type, body);
     ObjectNode meta = Json.metadata(body);
     String ns = scopeNamespace(type, namespace, meta);
-    return store.write(() -> store.put(type, prepareCreate(type, ns, body, meta)));
+    String given = Json.text(meta, "name");
+    if (given != null && !given.isEmpty()) {
+      // The same checks in the same order as under the lock, so errors are answered as before; repeated inside.
+      if (type.namespaced()) {
+        requireActiveNamespace(ns);
+      }
+      if (store.get(type, ns, given).isPresent()) {
+        throw ApiException.alreadyExists(type, given);
+      }
+      ObjectNode defaulted = admitNew(type, given, body, meta);
+      return store.write(() -> {
+        if (type.namespaced()) {
+          requireActiveNamespace(ns);
+        }
+        if (store.get(type, ns, given).isPresent()) {
+          throw ApiException.alreadyExists(type, given);
+        }
+        return store.put(type, defaulted);
+      });
+    }
+    return store.write(() -> {
+      if (type.namespaced()) {
+        requireActiveNamespace(ns);
+      }
+      String base = Json.text(meta, "generateName");
+      if (base == null || base.isEmpty()) {
+        throw ApiException.invalid(type, "", "metadata.name: Required value: name or generateName is required");
+      }
+      String name = null;
+      for (int i = 0; i < GENERATE_NAME_ATTEMPTS && name == null; i++) {
+        String candidate = hooks.generateName(base);
+        if (store.get(type, ns, candidate).isEmpty()) {
+          name = candidate;
+        }
+      }
+      if (name == null) {
+        throw ApiException.alreadyExists(type, base);
+      }
+      meta.put("name", name);
+      return store.put(type, admitNew(type, name, body, meta));
+    });
   }
 
   /**
@@ -148,6 +207,11 @@ public final class ResourceOperations {
     } else if (store.get(type, ns, name).isPresent()) {
       throw ApiException.alreadyExists(type, name);
     }
+    return admitNew(type, name, body, meta);
+  }
+
+  /** System metadata, defaults, admission and validation of a new object named {@code name}. */
+  private ObjectNode admitNew(ResourceType type, String name, ObjectNode body, ObjectNode meta) {
     Validation.validateName(type, name);
     meta.put("uid", UUID.randomUUID().toString());
     meta.put("creationTimestamp", now());
@@ -240,10 +304,26 @@ public final class ResourceOperations {
     });
   }
 
-  /** Applies a patch of {@code contentType} (PATCH); {@code statusOnly} for {@code /status}. */
+  /**
+   * Applies a patch of {@code contentType} (PATCH); {@code statusOnly} for {@code /status}. The patch is applied to
+   * a lock-free read of the object before the write lock is taken; under the lock the result is stored if that
+   * version is still current, otherwise the patch is applied again to the current version.
+   */
   public StoredObject patch(ResourceType type, String namespace, String name, String contentType, byte[] patch,
       boolean statusOnly) {
     String ns = type.namespaced() ? namespace : "";
+    Optional<StoredObject> seen = store.get(type, ns, name);
+    ObjectNode early = null;
+    ApiException earlyFailure = null;
+    if (seen.isPresent()) {
+      try {
+        early = patched(type, ns, name, contentType, seen.get(), patch);
+      } catch (ApiException e) {
+        earlyFailure = e;
+      }
+    }
+    ObjectNode precomputed = early;
+    ApiException precomputedFailure = earlyFailure;
     return store.write(() -> {
       Optional<StoredObject> current = store.get(type, ns, name);
       if (current.isEmpty()) {
@@ -254,19 +334,32 @@ public final class ResourceOperations {
         }
         throw ApiException.notFound(type, name);
       }
-      ObjectNode patched = hooks.applyPatch(type, contentType, current.get().tree(), patch);
-      String patchedName = Json.text(patched, "metadata", "name");
-      if (patchedName != null && !patchedName.equals(name)) {
-        throw ApiException.invalid(type, name, "metadata.name: Invalid value: \"" + patchedName
-            + "\": field is immutable");
+      if (seen.isPresent() && seen.get().resourceVersion() == current.get().resourceVersion()) {
+        if (precomputedFailure != null) {
+          throw precomputedFailure;
+        }
+        return replaceLocked(type, current.get(), precomputed, statusOnly);
       }
-      Json.metadata(patched).put("name", name);
-      if (type.namespaced()) {
-        Json.metadata(patched).put("namespace", ns);
-      }
-      checkTypeMeta(type, patched);
-      return replaceLocked(type, current.get(), patched, statusOnly);
+      return replaceLocked(type, current.get(), patched(type, ns, name, contentType, current.get(), patch),
+          statusOnly);
     });
+  }
+
+  /** {@code current} with {@code patch} applied, its name, namespace and type meta checked and fixed. */
+  private ObjectNode patched(ResourceType type, String ns, String name, String contentType, StoredObject current,
+      byte[] patch) {
+    ObjectNode patched = hooks.applyPatch(type, contentType, current.tree(), patch);
+    String patchedName = Json.text(patched, "metadata", "name");
+    if (patchedName != null && !patchedName.equals(name)) {
+      throw ApiException.invalid(type, name, "metadata.name: Invalid value: \"" + patchedName
+          + "\": field is immutable");
+    }
+    Json.metadata(patched).put("name", name);
+    if (type.namespaced()) {
+      Json.metadata(patched).put("namespace", ns);
+    }
+    checkTypeMeta(type, patched);
+    return patched;
   }
 
   /**
