@@ -96,7 +96,7 @@ class ExplainInProcessTest {
     assertThat(attempt.preFilter()).extracting(Attempt.PluginVerdict::plugin)
         .contains("NodeResourcesFit");
     assertThat(attempt.postFilter()).extracting(Attempt.PluginVerdict::plugin)
-        .containsExactly("DefaultPreemption");
+        .containsExactly("DynamicResources", "DefaultPreemption"); // the default profile's PostFilter order
     assertThat(a.explainer().explain("default", "huge").summary().get().nearest().get(0).node())
         .isEqualTo("n3");
   }
@@ -195,7 +195,7 @@ class ExplainInProcessTest {
     Attempt h = results.get(0).attempt();
     assertThat(h.outcome()).isEqualTo(Attempt.Outcome.UNSCHEDULABLE);
     assertThat(h.postFilter()).extracting(Attempt.PluginVerdict::plugin)
-        .containsExactly("DefaultPreemption");
+        .containsExactly("DynamicResources", "DefaultPreemption"); // the default profile's PostFilter order
     assertThat(h.nominatedNode()).hasValue("only");
     assertThat(h.preemption()).hasValueSatisfying(p -> {
       assertThat(p.victims()).containsExactly("default/low");
