@@ -97,14 +97,22 @@ public final class SimulatedNodes {
    * Adds Ready nodes in one atomic store write (the same objects, defaults, validation and ADDED events as
    * {@link #add} for each, in order), for simulations that stand up thousands of nodes at once. All or nothing: when
    * one is refused (a name that exists or repeats, an invalid field) none is added, and the {@link ApiException}
-   * names the node and the field.
+   * names the node and the field. Nodes with GPUs then publish their ResourceSlices as {@link #add} does (one
+   * write per node, after the nodes are in).
    */
   public List<StoredObject> addAll(Collection<NodeSpec> specs) {
     List<ObjectNode> trees = new ArrayList<>(specs.size());
-    for (NodeSpec spec : specs) {
+    List<NodeSpec> ordered = new ArrayList<>(specs);
+    for (NodeSpec spec : ordered) {
       trees.add(tree(spec));
     }
-    return ops.createAll(ResourceTypes.NODES, "", trees);
+    List<StoredObject> nodes = ops.createAll(ResourceTypes.NODES, "", trees);
+    for (int i = 0; i < nodes.size(); i++) {
+      if (ordered.get(i).gpus().count() > 0) {
+        publishGpus(nodes.get(i), ordered.get(i).gpus());
+      }
+    }
+    return nodes;
   }
 
   private ObjectNode tree(NodeSpec spec) {

@@ -173,6 +173,21 @@ class DynamicResourcesApiIT {
   }
 
   @Test
+  void nodesAddedInBulkPublishTheirGpuSlicesToo() {
+    KubernetesClient client = CLUSTER.client();
+    CLUSTER.cluster().nodes().addAll(List.of(NodeSpec.node("bulk-gpu-a").withGpus(GpuSpec.of(2).withModel("a100")),
+        NodeSpec.node("bulk-cpu-only"), NodeSpec.node("bulk-gpu-b").withGpus(3)));
+
+    assertThat(client.resources(ResourceSlice.class).withField("spec.nodeName", "bulk-gpu-a").list().getItems())
+        .singleElement().satisfies(slice -> assertThat(slice.getSpec().getDevices()).hasSize(2));
+    assertThat(client.resources(ResourceSlice.class).withField("spec.nodeName", "bulk-gpu-b").list().getItems())
+        .singleElement().satisfies(slice -> assertThat(slice.getSpec().getDevices()).hasSize(3));
+    assertThat(client.resources(ResourceSlice.class).withField("spec.nodeName", "bulk-cpu-only").list().getItems())
+        .isEmpty();
+    assertThat(client.resources(DeviceClass.class).withName("gpu.berth.io").get()).isNotNull();
+  }
+
+  @Test
   void simulatedNodesPublishGpuSlicesSelectableByNodeAndDriverAndWithdrawThemWhenRemoved() {
     KubernetesClient client = CLUSTER.client();
     CLUSTER.cluster().nodes().add(NodeSpec.node("gpu-a").withGpus(GpuSpec.of(4).withModel("h100")));

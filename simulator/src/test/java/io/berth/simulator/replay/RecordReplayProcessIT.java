@@ -72,7 +72,7 @@ class RecordReplayProcessIT {
     assertThat(JAR).as("the scheduler's runnable jar (built by package)").isRegularFile();
     KubernetesClient client = CLUSTER.client();
     // capacities chosen so that no two nodes ever score the same under LeastAllocated or
-    // MostAllocated (+ BalancedAllocation) for these pods: the closest call is 5 points apart
+    // MostAllocated (+ BalancedAllocation) for these pods
     String[][] shapes = {{"9", "24Gi"}, {"7", "24Gi"}, {"12", "8Gi"}, {"5", "16Gi"}};
     for (int i = 0; i < shapes.length; i++) {
       CLUSTER.cluster().nodes().add(NodeSpec.node("node-" + (i + 1)).withCpu(shapes[i][0])
@@ -168,7 +168,9 @@ class RecordReplayProcessIT {
     int mostInUse = nodesInUse(most);
     assertThat(defaultInUse).isEqualTo(5);
     assertThat(mostInUse).as("MostAllocated packs").isLessThan(defaultInUse);
-    assertThat(mostInUse).isEqualTo(2);
+    // v1.36's BalancedAllocation (the pod's improvement of the balance, 50..100) pulls the
+    // third medium pod off the fullest node: 3 of the 5 nodes, against 5 for LeastAllocated
+    assertThat(mostInUse).isEqualTo(3);
     assertThat(list(most.get("differsFromFirst"))).isNotEmpty();
     assertThat(list(most.get("differsFromRecording"))).isNotEmpty();
     Map<String, Object> fragmentation = map(map(most.get("packing")).get("fragmentation"));
@@ -186,7 +188,7 @@ class RecordReplayProcessIT {
     Replay first = replay("--from", recording.toString(), "--config", mostAllocated.toString());
     Replay second = replay("--from", recording.toString(), "--config", mostAllocated.toString());
     assertThat(first.status()).as("stderr: %s", first.err()).isZero();
-    assertThat(first.out()).contains("2 of 5 nodes in use").contains("rec/huge: 0/5 nodes are available");
+    assertThat(first.out()).contains("3 of 5 nodes in use").contains("rec/huge: 0/5 nodes are available");
     assertThat(second.out()).isEqualTo(first.out());
     Replay both = replay("--from", recording.toString(), "--config", defaultConfig.toString(),
         "--config", mostAllocated.toString());
