@@ -60,6 +60,12 @@ class RbacRulesTest {
         Map.entry("storage.k8s.io/csistoragecapacities", verbs("list", "watch")),
         Map.entry("storage.k8s.io/volumeattachments", verbs("list", "watch")),
         Map.entry("/events", verbs("create", "get", "patch")),
+        // DynamicResources (in the default profile): the claim, slice and class informers, PreBind's and
+        // Unreserve's claim writes
+        Map.entry("resource.k8s.io/deviceclasses", verbs("list", "watch")),
+        Map.entry("resource.k8s.io/resourceslices", verbs("list", "watch")),
+        Map.entry("resource.k8s.io/resourceclaims", verbs("get", "list", "watch", "update")),
+        Map.entry("resource.k8s.io/resourceclaims/status", verbs("update", "patch")),
         Map.entry("authentication.k8s.io/tokenreviews", verbs("create")),
         Map.entry("authorization.k8s.io/subjectaccessreviews", verbs("create"))));
 
@@ -98,8 +104,13 @@ class RbacRulesTest {
         Map.entry("apps/deployments/status", verbs("update")),
         Map.entry("apps/replicasets", verbs("get", "list", "watch", "create", "update", "patch", "delete")),
         Map.entry("apps/replicasets/status", verbs("update")),
-        Map.entry("/pods", verbs("list", "watch", "create", "delete", "patch")),
+        Map.entry("/pods", verbs("get", "list", "watch", "create", "delete", "patch")),
         Map.entry("/events", verbs("create", "patch")),
+        // resource-claim-controller (on by default): claims from templates, the pods' resourceClaimStatuses
+        Map.entry("/pods/status", verbs("patch")),
+        Map.entry("resource.k8s.io/resourceclaims", verbs("create", "delete", "list", "update", "watch")),
+        Map.entry("resource.k8s.io/resourceclaims/status", verbs("update")),
+        Map.entry("resource.k8s.io/resourceclaimtemplates", verbs("list", "watch")),
         Map.entry("authentication.k8s.io/tokenreviews", verbs("create")),
         Map.entry("authorization.k8s.io/subjectaccessreviews", verbs("create"))));
 
@@ -110,6 +121,7 @@ class RbacRulesTest {
         .set("rbac.ownerReferencesPermissionEnforcement", "true").documents();
     expected.put("apps/deployments/finalizers", verbs("update"));
     expected.put("apps/replicasets/finalizers", verbs("update"));
+    expected.put("/pods/finalizers", verbs("update"));
     assertThat(grants(enforcing, "berth-controller-manager")).isEqualTo(expected);
   }
 
