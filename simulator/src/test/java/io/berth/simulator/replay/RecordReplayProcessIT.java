@@ -97,6 +97,9 @@ class RecordReplayProcessIT {
         createAndAwait(client, pod("small-" + i, "2", "1Gi"), true);
       }
       createAndAwait(client, pod("big", "10", "1Gi"), false);
+      // the scheduler has seen (and recorded) "big" once it marked it unschedulable; only then
+      // does its wait for the next node start, so the recorded wait is at least the sleep
+      await().atMost(STARTUP).until(() -> condition(client, "big") != null);
       Thread.sleep(300); // some simulated latency for "big": it waits for the next node
       CLUSTER.cluster().nodes().add(NodeSpec.node("node-5").withCpu("16").withMemory("32Gi"));
       await().atMost(STARTUP).until(() -> nodeOf(client, "big") != null);
