@@ -71,6 +71,8 @@ public final class SideBySideRun {
   private KubernetesClient admin;
   private Path bin;
   private boolean backlog;
+  /** Pods each scheduler binds before the measured ones (scheduler_perf's initPods; warms caches and the JIT). */
+  private int initPods;
 
   private SideBySideRun(Path scripts, Path dir, Path schedulerJar, Path controllerManagerJar) {
     this.scripts = scripts;
@@ -92,6 +94,7 @@ public final class SideBySideRun {
         "--scheduler-jar", "scheduler/target/berth-scheduler.jar",
         "--controller-manager-jar", "controller-manager/target/berth-controller-manager.jar",
         "--skip", "", "--mode", "stream"));
+    opts.put("--init-pods", "auto");
     for (int i = 0; i < args.length; i++) {
       String[] kv = args[i].split("=", 2);
       if (!opts.containsKey(kv[0])) {
@@ -113,6 +116,10 @@ public final class SideBySideRun {
         yield false;
       }
     };
+    String init = opts.get("--init-pods");
+    // scheduler_perf's SchedulingBasic: 500Nodes binds 500 init pods first, 5000Nodes_10000Pods 1,000
+    run.initPods = init.equals("auto") ? (Integer.parseInt(opts.get("--nodes")) <= 500 ? 500 : 1000)
+        : Integer.parseInt(init);
     int rc = run.run(Integer.parseInt(opts.get("--nodes")), Integer.parseInt(opts.get("--pods")),
         Integer.parseInt(opts.get("--replicas")), Integer.parseInt(opts.get("--rounds")), skip);
     System.exit(rc);
@@ -128,7 +135,8 @@ public final class SideBySideRun {
       say("creating %d kwok nodes", nodes);
       createNodes(nodes);
       table.add(String.format("Side by side on one kube-apiserver v1.36.3 + etcd v3.6.8 + kwok v0.8.0, %d nodes; "
-          + "started %s", nodes, started));
+          + "started %s; %d init pods bound by each scheduler before its measured pods%s", nodes, started,
+          initPods, backlog ? " (backlog: the scheduler is stopped while the measured pods are created)" : ""));
       if (!skip.contains("scheduling")) {
         table.add("");
         table.add("| scheduler | pods | pods/s | p50 create→bind (ms) | p99 (ms) | scheduler CPU s | API requests/pod |");
@@ -229,13 +237,14 @@ public final class SideBySideRun {
       try (Watch watch = watchBindings(ns, bound)) {
         createPod(ns, "warmup", profile);
         waitFor(() -> bound.containsKey("warmup"), 180, who + " binds its first pod (see " + log + ")");
+        bindInitPods(who, round, ns, profile, bound, log);
         long requestsBefore = audit(user);
         double cpuBefore = cpuSeconds(process.pid());
         Map<String, Long> created = new ConcurrentHashMap<>();
         say("%s round %d: creating %d pods", who, round, pods);
         long start = System.nanoTime();
         createPods(ns, profile, pods, created);
-        waitFor(() -> bound.size() >= pods + 1, 1800, who + " binds " + pods + " pods (see " + log + ")");
+        waitFor(() -> bound.size() >= pods + 1 + initPods, 1800, who + " binds " + pods + " pods (see " + log + ")");
         double cpu = cpuSeconds(process.pid()) - cpuBefore;
         long last = created.keySet().stream().mapToLong(bound::get).max().orElseThrow();
         double[] latencies = created.entrySet().stream()
@@ -268,45 +277,89 @@ public final class SideBySideRun {
   }
 
   /**
-   * {@code --mode backlog}: the pods are all created first, then the scheduler starts (cold: for the JVM, JIT
-   * warm-up included) and the rate is pods over the span from its first binding to its last, which creation does
-   * not bound; there is no create-to-bind latency to report (NaN).
+   * {@code --mode backlog}: the rate is the measured pods over the span from their first binding to their last, which
+   * creation does not bound; there is no create-to-bind latency to report (NaN). With init pods (the default) the
+   * scheduler starts, binds them (warm: caches filled, the JVM's JIT done with the hot paths), is then stopped with
+   * SIGSTOP while the measured pods are created and continued with SIGCONT, so both schedulers meet the same backlog
+   * warm; with {@code --init-pods 0} the backlog exists before the scheduler starts (cold: JIT warm-up included).
+   * CPU and API requests are counted from the SIGCONT (or the start).
    */
   private SchedulingResult scheduleBacklog(String who, int round, int pods, String ns, String profile, Path config,
       Path log) throws Exception {
     boolean kube = who.equals("kube-scheduler");
-    say("%s round %d: creating a backlog of %d pods", who, round, pods);
-    createPods(ns, profile, pods, new ConcurrentHashMap<>());
     String user = kube ? KUBE_SCHEDULER : BERTH_SCHEDULER;
     Map<String, Long> bound = new ConcurrentHashMap<>();
-    long requestsBefore = audit(user);
-    Process process = startScheduler(kube, config, log);
+    Process process = null;
     try (Watch watch = watchBindings(ns, bound)) {
-      waitFor(() -> bound.size() >= pods, 1800, who + " binds " + pods + " pods (see " + log + ")");
-      double cpu = cpuSeconds(process.pid());
-      long first = bound.values().stream().mapToLong(Long::longValue).min().orElseThrow();
-      long last = bound.values().stream().mapToLong(Long::longValue).max().orElseThrow();
+      long requestsBefore;
+      double cpuBefore;
+      if (initPods > 0) {
+        // warm first, as scheduler_perf's initPods; then freeze the process while the backlog is created
+        process = startScheduler(kube, config, log);
+        bindInitPods(who, round, ns, profile, bound, log);
+        signal(process, "STOP");
+        say("%s round %d: stopped; creating a backlog of %d pods", who, round, pods);
+        createPods(ns, profile, pods, new ConcurrentHashMap<>());
+        requestsBefore = audit(user);
+        cpuBefore = cpuSeconds(process.pid());
+        signal(process, "CONT");
+      } else {
+        say("%s round %d: creating a backlog of %d pods", who, round, pods);
+        createPods(ns, profile, pods, new ConcurrentHashMap<>());
+        requestsBefore = audit(user);
+        cpuBefore = 0;
+        process = startScheduler(kube, config, log);
+      }
+      waitFor(() -> bound.size() >= pods + initPods, 1800, who + " binds " + pods + " pods (see " + log + ")");
+      double cpu = cpuSeconds(process.pid()) - cpuBefore;
+      long[] times = bound.entrySet().stream().filter(e -> e.getKey().startsWith("p-"))
+          .mapToLong(Map.Entry::getValue).sorted().toArray();
       long requests = audit(user) - requestsBefore;
-      return new SchedulingResult(who + " (backlog)", pods, (pods - 1) / ((last - first) / 1e9), Double.NaN,
-          Double.NaN, cpu, requests);
+      return new SchedulingResult(who + " (backlog)", pods, (pods - 1) / ((times[times.length - 1] - times[0]) / 1e9),
+          Double.NaN, Double.NaN, cpu, requests);
     } finally {
-      process.destroy();
-      if (!process.waitFor(30, TimeUnit.SECONDS)) {
-        process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+      if (process != null) {
+        signal(process, "CONT");
+        process.destroy();
+        if (!process.waitFor(30, TimeUnit.SECONDS)) {
+          process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        }
       }
       deletePodsOf(ns);
     }
   }
 
-  /** Creates pods p-0..p-(count-1) from 8 threads, recording when each create call began. */
+  /** Creates {@link #initPods} pods named {@code init-N} and waits until the scheduler has bound them all. */
+  private void bindInitPods(String who, int round, String ns, String profile, Map<String, Long> bound, Path log)
+      throws Exception {
+    if (initPods == 0) {
+      return;
+    }
+    say("%s round %d: binding %d init pods", who, round, initPods);
+    createPods(ns, profile, initPods, new ConcurrentHashMap<>(), "init-");
+    waitFor(() -> bound.keySet().stream().filter(k -> k.startsWith("init-")).count() >= initPods, 1800,
+        who + " binds " + initPods + " init pods (see " + log + ")");
+  }
+
+  private static void signal(Process process, String signal) throws Exception {
+    if (process.isAlive()) {
+      new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid())).inheritIO().start().waitFor();
+    }
+  }
+
   private void createPods(String ns, String profile, int count, Map<String, Long> created) throws Exception {
+    createPods(ns, profile, count, created, "p-");
+  }
+
+  private void createPods(String ns, String profile, int count, Map<String, Long> created, String prefix)
+      throws Exception {
     ExecutorService pool = Executors.newFixedThreadPool(8);
     List<Future<?>> futures = new ArrayList<>();
     for (int t = 0; t < 8; t++) {
       int offset = t;
       futures.add(pool.submit(() -> {
         for (int i = offset; i < count; i += 8) {
-          String name = "p-" + i;
+          String name = prefix + i;
           created.put(name, System.nanoTime());
           createPod(ns, name, profile);
         }

@@ -1,5 +1,6 @@
 package io.berth.scheduler;
 
+import io.berth.framework.AssumedPod;
 import io.berth.framework.ClusterEvent;
 import io.berth.framework.Code;
 import io.berth.framework.CycleState;
@@ -16,7 +17,6 @@ import io.berth.scheduler.cache.SchedulerCache;
 import io.berth.scheduler.cache.Snapshot;
 import io.berth.scheduler.queue.SchedulingQueue;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.PodBuilder;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -283,7 +283,7 @@ public final class Scheduler {
       return CycleOutcome.failed(Status.asError(e), NominatingInfo.NOOP);
     }
     String host = result.suggestedHost();
-    Pod assumed = new PodBuilder(pod).editSpec().withNodeName(host).endSpec().build();
+    Pod assumed = AssumedPod.on(pod, host);
     try {
       cache.assumePod(assumed);
     } catch (RuntimeException e) {
