@@ -10,6 +10,9 @@ import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
+import io.vertx.core.impl.VertxThread;
+import io.vertx.core.internal.VertxBootstrap;
+import io.vertx.core.spi.VertxThreadFactory;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
@@ -31,6 +34,9 @@ import java.util.concurrent.TimeUnit;
  */
 public final class ApiTransport {
 
+  /** Prefix of the names of the transport's threads. */
+  static final String THREAD_PREFIX = "embedded-apiserver-";
+
   private final ApiDispatcher dispatcher;
   private Vertx vertx;
   private HttpServer server;
@@ -44,8 +50,7 @@ public final class ApiTransport {
    * returns the bound port.
    */
   int start(String host, int port, ServingCertificate certificate) {
-    vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(Math.max(2, Runtime.getRuntime()
-        .availableProcessors())));
+    vertx = serverVertx();
     HttpServerRequestHandler mockHandler = new HttpServerRequestHandler(vertx) {
       @Override
       protected MockResponse onHttpRequest(RecordedRequest request) {
@@ -74,6 +79,24 @@ public final class ApiTransport {
       }
     });
     return await(server.listen()).actualPort();
+  }
+
+  /**
+   * The server's own Vert.x, its threads named {@value #THREAD_PREFIX}{@code vert.x-eventloop-thread-N} and so on,
+   * so that a profile or a thread dump tells the server's event loops from the fabric8 clients' in the same JVM.
+   */
+  private static Vertx serverVertx() {
+    VertxOptions options = new VertxOptions().setEventLoopPoolSize(Math.max(2, Runtime.getRuntime()
+        .availableProcessors()));
+    VertxThreadFactory named = new VertxThreadFactory() {
+      @Override
+      public VertxThread newVertxThread(Runnable target, String name, boolean worker, long maxExecTime,
+          TimeUnit maxExecTimeUnit) {
+        return new VertxThread(target, THREAD_PREFIX + name, worker, maxExecTime, maxExecTimeUnit);
+      }
+    };
+    return VertxBootstrap.create().options(options).threadFactory(named)
+        .transport(io.vertx.core.transport.Transport.NIO.implementation()).init().vertx();
   }
 
   /** Reads the whole body, dispatches on this event loop and writes the answer as one buffer. */
