@@ -2,7 +2,9 @@ package io.berth.embedded.server;
 
 import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
+import io.netty.buffer.Unpooled;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.internal.buffer.BufferInternal;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerResponse;
 import io.fabric8.mockwebserver.vertx.HttpServerRequestHandler;
@@ -26,8 +28,9 @@ import java.util.concurrent.TimeUnit;
  * {@link ServingCertificate}), on a Vert.x HTTP server. Plain requests are served by our own handler: the body is
  * read into one array, the dispatcher answers with an {@link ApiResponse} and its bytes are written as one Vert.x
  * buffer, on the connection's event loop, without the fabric8 mock's {@code RecordedRequest}/{@code MockResponse}
- * conversions. WebSocket upgrades (fabric8's watches) go through the mock web server's Vert.x handler, which owns
- * the WebSocket protocol. A watch requested without a WebSocket upgrade (kubectl, client-go) is streamed over
+ * conversions. Watches over a WebSocket upgrade (fabric8's) are upgraded here too and written as text frames straight
+ * from each event's shared bytes ({@link ServerWebSocketSink}); other WebSocket upgrades go through the mock web
+ * server's Vert.x handler. A watch requested without a WebSocket upgrade (kubectl, client-go) is streamed over
  * chunked HTTP for as long as the watch lasts.
  *
  * <p>Lifecycle: {@link #start} once, {@link #stop} once; thread-safe after start (Vert.x owns the threads).
@@ -67,11 +70,15 @@ public final class ApiTransport {
     }
     server = vertx.createHttpServer(options);
     server.requestHandler(request -> {
+      RequestInfo info = RequestInfo.parse(request.method().name(), request.uri());
       if (isWebSocketUpgrade(request)) {
-        mockHandler.handle(request);
+        if (ApiDispatcher.isWatch(info)) {
+          webSocketWatch(request, info);
+        } else {
+          mockHandler.handle(request);
+        }
         return;
       }
-      RequestInfo info = RequestInfo.parse(request.method().name(), request.uri());
       if (ApiDispatcher.isWatch(info)) {
         streamWatch(request, info);
       } else {
@@ -129,7 +136,8 @@ public final class ApiTransport {
     if (answer.contentType() != null) {
       response.putHeader(HttpHeaders.CONTENT_TYPE, answer.contentType());
     }
-    Buffer out = Buffer.buffer(answer.body());
+    // A view over the answer's bytes (often a stored object's shared JSON): no copy; nobody changes them.
+    Buffer out = BufferInternal.buffer(Unpooled.wrappedBuffer(answer.body()));
     long delay = answer.bodyDelay().toMillis();
     if (delay > 0) {
       vertx.setTimer(delay, t -> {
@@ -154,6 +162,32 @@ public final class ApiTransport {
     }
     ServerWatch watch = opened[0];
     request.response().closeHandler(v -> watch.close());
+  }
+
+  /**
+   * Serves a watch over a WebSocket: checks it, upgrades the connection and opens the watch on it; the watch ends
+   * when the socket closes.
+   */
+  private void webSocketWatch(HttpServerRequest request, RequestInfo info) {
+    ApiDispatcher.WatchAdmission admission = dispatcher.admitWatch(info, request.getHeader("Accept"),
+        request.getHeader("Authorization"));
+    if (admission.refusal() != null) {
+      write(request.response(), admission.refusal());
+      return;
+    }
+    request.toWebSocket().onSuccess(socket -> {
+      ServerWatch watch = dispatcher.openWatch(admission.request(), new ServerWebSocketSink(socket));
+      socket.closeHandler(v -> watch.close());
+      socket.exceptionHandler(e -> watch.close());
+      // Nothing the client sends matters (Vert.x answers pings and closes); keep reading so closes are seen.
+      socket.handler(b -> { });
+      socket.resume();
+    }).onFailure(e -> {
+      HttpServerResponse response = request.response();
+      if (!response.ended() && !response.closed()) {
+        response.setStatusCode(400).end();
+      }
+    });
   }
 
   private static boolean isWebSocketUpgrade(HttpServerRequest request) {
