@@ -111,6 +111,59 @@ class WatchIT {
   }
 
   @Test
+  void fabric8WebSocketWatchReplaysTheLaterEventsInOrderThenFollowsNewOnes() throws Exception {
+    createNamespace("ws-replay");
+    KubernetesClient client = CLUSTER.client();
+    client.pods().inNamespace("ws-replay").resource(Fixtures.pod("before")).create();
+    String rv = client.pods().inNamespace("ws-replay").list().getMetadata().getResourceVersion();
+    client.pods().inNamespace("ws-replay").resource(Fixtures.pod("after-1")).create();
+    client.pods().inNamespace("ws-replay").withName("after-1").withGracePeriod(0).delete();
+    List<String> seen = new CopyOnWriteArrayList<>();
+    Watch watch = client.pods().inNamespace("ws-replay").watch(
+        new ListOptionsBuilder().withResourceVersion(rv).build(), new Watcher<Pod>() {
+          @Override
+          public void eventReceived(Action action, Pod pod) {
+            seen.add(action + ":" + pod.getMetadata().getName() + "@" + pod.getMetadata().getResourceVersion());
+          }
+
+          @Override
+          public void onClose(WatcherException cause) {
+          }
+        });
+    try {
+      client.pods().inNamespace("ws-replay").resource(Fixtures.pod("after-2")).create();
+      String last = client.pods().inNamespace("ws-replay").withName("after-2").get().getMetadata()
+          .getResourceVersion();
+      Awaitility.await().atMost(10, TimeUnit.SECONDS).until(() -> seen.size() >= 3);
+      assertThat(seen).hasSize(3);
+      assertThat(seen.get(0)).startsWith("ADDED:after-1@");
+      assertThat(seen.get(1)).startsWith("DELETED:after-1@");
+      assertThat(seen.get(2)).isEqualTo("ADDED:after-2@" + last);
+    } finally {
+      watch.close();
+    }
+  }
+
+  @Test
+  void fabric8WebSocketWatchFromAMalformedResourceVersionIsRefusedWith400() {
+    createNamespace("ws-bad");
+    Watcher<Pod> ignore = new Watcher<>() {
+      @Override
+      public void eventReceived(Action action, Pod resource) {
+      }
+
+      @Override
+      public void onClose(WatcherException cause) {
+      }
+    };
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> CLUSTER.client().pods().inNamespace("ws-bad")
+        .watch(new ListOptionsBuilder().withResourceVersion("not-a-version").build(), ignore))
+        .isInstanceOf(io.fabric8.kubernetes.client.KubernetesClientException.class)
+        .satisfies(e -> assertThat(((io.fabric8.kubernetes.client.KubernetesClientException) e).getCode())
+            .isEqualTo(400));
+  }
+
+  @Test
   void bookmarksArriveOnlyWhenAllowedAndCarryTheCurrentVersion() throws Exception {
     createNamespace("bookmarks");
     KubernetesClient client = CLUSTER.client();

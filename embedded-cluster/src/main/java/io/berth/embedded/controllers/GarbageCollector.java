@@ -83,7 +83,7 @@ public final class GarbageCollector implements StoreListener, AutoCloseable {
     StoredObject obj = event.object();
     synchronized (this) {
       if (event.previous() != null) {
-        for (String owner : ownerUids(event.previous().tree())) {
+        for (String owner : event.previous().ownerUids()) {
           Set<ObjectRef> deps = dependents.get(owner);
           if (deps != null) {
             deps.remove(ObjectRef.of(obj));
@@ -97,7 +97,7 @@ public final class GarbageCollector implements StoreListener, AutoCloseable {
         live.remove(obj.uid());
       } else {
         live.put(obj.uid(), ObjectRef.of(obj));
-        for (String owner : ownerUids(obj.tree())) {
+        for (String owner : obj.ownerUids()) {
           dependents.computeIfAbsent(owner, k -> new HashSet<>()).add(ObjectRef.of(obj));
         }
       }
@@ -108,7 +108,7 @@ public final class GarbageCollector implements StoreListener, AutoCloseable {
         tasks.add(new NamespaceGone(obj.name()));
       }
       // A dependent leaving may release an owner waiting in foreground deletion.
-      for (String owner : ownerUids(obj.tree())) {
+      for (String owner : obj.ownerUids()) {
         ObjectRef ref;
         synchronized (this) {
           ref = live.get(owner);
@@ -127,21 +127,6 @@ public final class GarbageCollector implements StoreListener, AutoCloseable {
         tasks.add(new NamespaceGone(obj.name()));
       }
     }
-  }
-
-  private static List<String> ownerUids(JsonNode tree) {
-    JsonNode refs = Json.at(tree, "metadata", "ownerReferences");
-    if (refs == null || !refs.isArray() || refs.isEmpty()) {
-      return List.of();
-    }
-    List<String> out = new ArrayList<>(refs.size());
-    for (JsonNode r : refs.values()) {
-      String uid = Json.text(r, "uid");
-      if (uid != null) {
-        out.add(uid);
-      }
-    }
-    return out;
   }
 
   private void run() {

@@ -40,11 +40,12 @@ import tools.jackson.databind.node.ObjectNode;
  * pod garbage collector does; pods bound to a node that never existed stay Pending.
  *
  * <p>Threading: {@link #onEvent} runs under the store lock and only updates {@code podsByNode} and schedules work;
- * one scheduler thread does the status writes, in batches: every pod sync that has come due is queued in
- * {@code due} and the queue is drained under one acquisition of the store's write lock (at most
- * {@value #BATCH} pods at a time), so a burst of bindings costs one lock hand-off per batch, not one per pod.
- * {@code podsByNode} is guarded by {@code this}; {@code due} is a concurrent queue drained only by the kubelet
- * thread.
+ * one scheduler thread does the status writes: every pod sync that has come due is queued in {@code due} and the
+ * queue is drained in order (at most {@value #BATCH} pods per drain task), each sync building its status write
+ * before the store's write lock and holding the lock only to store it ({@link ResourceOperations#mutate}), so a
+ * burst of bindings never keeps the API server's writers waiting for more than one store step; syncs run one after
+ * the other, so each admission sees the pods started before it. {@code podsByNode} is guarded by {@code this};
+ * {@code due} is a concurrent queue drained only by the kubelet thread.
  */
 public final class SimulatedKubelet implements StoreListener, AutoCloseable {
 
@@ -60,7 +61,10 @@ public final class SimulatedKubelet implements StoreListener, AutoCloseable {
   // so admission does not re-parse every other pod on the node
   private final Map<String, Map<String, BigDecimal>> requestsByPod = new HashMap<>();
   private final AtomicLong podIps = new AtomicLong();
-  /** Most pod syncs done under one write-lock acquisition. */
+  // node name -> what syncs read of the latest version they saw; filled by the kubelet thread, an entry dropped by
+  // onEvent when its node is deleted
+  private final Map<String, NodeFacts> nodeFacts = new java.util.concurrent.ConcurrentHashMap<>();
+  /** Most pod syncs done by one drain task (then the task requeues itself behind other work). */
   static final int BATCH = 64;
   private final java.util.Queue<Runnable> due = new java.util.concurrent.ConcurrentLinkedQueue<>();
   private final java.util.concurrent.atomic.AtomicBoolean drainPending = new java.util.concurrent.atomic.AtomicBoolean();
@@ -102,6 +106,9 @@ public final class SimulatedKubelet implements StoreListener, AutoCloseable {
     } else if (obj.type() == ResourceTypes.NODES) {
       boolean wasReady = event.previous() != null && nodeReady(event.previous().tree());
       boolean gone = event.type() == WatchEvent.Type.DELETED;
+      if (gone) {
+        nodeFacts.remove(obj.name());
+      }
       if (gone || (!wasReady && nodeReady(obj.tree()))) {
         for (String key : podsOn(obj.name())) {
           int slash = key.indexOf('/');
@@ -186,16 +193,13 @@ public final class SimulatedKubelet implements StoreListener, AutoCloseable {
 
   private void drain() {
     drainPending.set(false);
-    store.write(() -> {
-      for (int i = 0; i < BATCH; i++) {
-        Runnable next = due.poll();
-        if (next == null) {
-          break;
-        }
-        next.run();
+    for (int i = 0; i < BATCH; i++) {
+      Runnable next = due.poll();
+      if (next == null) {
+        break;
       }
-      return null;
-    });
+      next.run();
+    }
     if (!due.isEmpty()) {
       requestDrain();
     }
@@ -207,13 +211,13 @@ public final class SimulatedKubelet implements StoreListener, AutoCloseable {
       return;
     }
     StoredObject pod = current.get();
-    String nodeName = Json.text(pod.tree(), "spec", "nodeName");
+    String nodeName = pod.nodeName().orElse(null);
     if (nodeName == null || nodeName.isEmpty()) {
       return;
     }
     Optional<StoredObject> node = store.get(ResourceTypes.NODES, "", nodeName);
     if (pod.terminating()) {
-      if (node.isEmpty() || nodeReady(node.get().tree())) {
+      if (node.isEmpty() || facts(node.get()).ready()) {
         Instant due = Instant.parse(Json.text(pod.tree(), "metadata", "deletionTimestamp"));
         Duration early = Duration.between(ops.clock().instant(), due);
         if (settings.terminationDelay().isEmpty() && early.toMillis() > 1000) {
@@ -231,14 +235,15 @@ public final class SimulatedKubelet implements StoreListener, AutoCloseable {
       }
       return;
     }
-    if (!nodeReady(node.get().tree())) {
+    NodeFacts nodeNow = facts(node.get());
+    if (!nodeNow.ready()) {
       return;
     }
-    String phase = phase(pod.tree());
+    String phase = pod.phase().orElse(null);
     if (phase != null && !"Pending".equals(phase)) {
       return;
     }
-    Optional<String> rejection = admit(pod, node.get());
+    Optional<String> rejection = admit(pod, node.get().name(), nodeNow.allocatable());
     String now = ops.now();
     if (rejection.isPresent()) {
       String[] reasonAndMessage = rejection.get().split("\n", 2);
@@ -252,7 +257,7 @@ public final class SimulatedKubelet implements StoreListener, AutoCloseable {
       }, true);
       return;
     }
-    String hostIp = nodeAddress(node.get().tree());
+    String hostIp = nodeNow.address();
     long ip = podIps.incrementAndGet();
     String podIp = "10.244." + ((ip >> 8) & 0xff) + "." + (ip & 0xff);
     boolean ready = containersReady(pod.tree());
@@ -309,20 +314,10 @@ public final class SimulatedKubelet implements StoreListener, AutoCloseable {
    * Kubelet admission: the pod must fit in the node's allocatable next to the running pods there. Returns
    * "reason\nmessage" when it does not.
    */
-  private Optional<String> admit(StoredObject pod, StoredObject node) {
-    Map<String, BigDecimal> allocatable = new HashMap<>();
-    JsonNode alloc = Json.at(node.tree(), "status", "allocatable");
-    if (alloc == null) {
-      alloc = Json.at(node.tree(), "status", "capacity");
-    }
-    if (alloc != null) {
-      for (Map.Entry<String, JsonNode> e : alloc.properties()) {
-        allocatable.put(e.getKey(), PodRequests.amount(e.getValue().asString()));
-      }
-    }
+  private Optional<String> admit(StoredObject pod, String nodeName, Map<String, BigDecimal> allocatable) {
     Map<String, BigDecimal> used = new HashMap<>();
     int running = 0;
-    for (String key : podsOn(node.name())) {
+    for (String key : podsOn(nodeName)) {
       if (key.equals(pod.key())) {
         continue;
       }
@@ -339,7 +334,7 @@ public final class SimulatedKubelet implements StoreListener, AutoCloseable {
       return Optional.of("OutOfpods\nPod was rejected: Node didn't have enough resource: pods, requested: 1, used: "
           + running + ", capacity: " + maxPods.toBigInteger());
     }
-    for (Map.Entry<String, BigDecimal> request : PodRequests.of(pod.tree()).entrySet()) {
+    for (Map.Entry<String, BigDecimal> request : requestsOf(pod).entrySet()) {
       String resource = request.getKey();
       BigDecimal capacity = allocatable.getOrDefault(resource, BigDecimal.ZERO);
       BigDecimal inUse = used.getOrDefault(resource, BigDecimal.ZERO);
@@ -352,14 +347,37 @@ public final class SimulatedKubelet implements StoreListener, AutoCloseable {
     return Optional.empty();
   }
 
+  /** What syncs read of one version of a node: whether it is Ready, its allocatable, its InternalIP. Immutable. */
+  private record NodeFacts(StoredObject version, boolean ready, Map<String, BigDecimal> allocatable,
+      String address) {
+  }
+
+  /** The facts of {@code node}, decoded once per stored version (called on the kubelet thread). */
+  private NodeFacts facts(StoredObject node) {
+    NodeFacts known = nodeFacts.get(node.name());
+    if (known != null && known.version() == node) {
+      return known;
+    }
+    JsonNode tree = node.tree();
+    Map<String, BigDecimal> allocatable = new HashMap<>();
+    JsonNode alloc = Json.at(tree, "status", "allocatable");
+    if (alloc == null) {
+      alloc = Json.at(tree, "status", "capacity");
+    }
+    if (alloc != null) {
+      for (Map.Entry<String, JsonNode> e : alloc.properties()) {
+        allocatable.put(e.getKey(), PodRequests.amount(e.getValue().asString()));
+      }
+    }
+    NodeFacts decoded = new NodeFacts(node, nodeReady(tree), Map.copyOf(allocatable), nodeAddress(tree));
+    nodeFacts.put(node.name(), decoded);
+    return decoded;
+  }
+
   private static String display(String resource, BigDecimal amount) {
     // The kubelet reports cpu in millicores and everything else in base units.
     BigDecimal v = resource.equals("cpu") ? amount.movePointRight(3) : amount;
     return v.setScale(0, java.math.RoundingMode.CEILING).toPlainString();
-  }
-
-  private static String phase(JsonNode pod) {
-    return Json.text(pod, "status", "phase");
   }
 
   /** Whether a node tree's Ready condition is True. */

@@ -127,6 +127,40 @@ public final class ApiDispatcher extends Dispatcher {
     }
   }
 
+  /**
+   * A watch request checked as {@link #openHttpWatch} checks it (request log, authentication and authorization,
+   * injected faults, the request's parameters): either the answer to send instead ({@code refusal}), or the watch
+   * to open once the transport has a sink for it ({@code request}).
+   */
+  record WatchAdmission(ApiResponse refusal, WatchHub.WatchRequest request) {
+  }
+
+  /** Checks a watch the transport serves over a WebSocket it upgrades itself; see {@link WatchAdmission}. */
+  WatchAdmission admitWatch(RequestInfo info, String accept, String authorization) {
+    record(info);
+    try {
+      access.admit(info, authorization);
+    } catch (ApiException e) {
+      return new WatchAdmission(Responses.error(e), null);
+    }
+    Optional<Integer> failure = faults.takeFailure(info.verb(), info.resourcePath());
+    if (failure.isPresent()) {
+      return new WatchAdmission(Responses.error(injected(failure.get())), null);
+    }
+    try {
+      WatchHub.WatchRequest request = watchRequest(info, accept);
+      WatchHub.parseResourceVersion(request);
+      return new WatchAdmission(null, request);
+    } catch (ApiException e) {
+      return new WatchAdmission(Responses.error(e), null);
+    }
+  }
+
+  /** Opens an admitted watch ({@link #admitWatch}) on {@code sink}; the caller closes it when the client goes. */
+  ServerWatch openWatch(WatchHub.WatchRequest request, WatchSink sink) {
+    return watches.open(request, sink);
+  }
+
   /** Whether a request is a watch that should be streamed over HTTP when not a WebSocket. */
   static boolean isWatch(RequestInfo info) {
     return info.method().equals("GET") && info.resourceRequest() && info.verb().equals("watch");

@@ -12,7 +12,6 @@ import io.berth.embedded.selector.FieldSelector;
 import io.berth.embedded.selector.LabelSelector;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
-import java.util.Comparator;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
@@ -23,12 +22,17 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * The server's API machinery: label and field selectors, JSON merge, strategic merge, JSON and apply patches, API
  * defaults with PriorityClass admission, and generated names; their failures become API errors (400 for malformed
- * input, 422 for patches that cannot apply, 403 for admission refusals). Stateless and thread-safe.
+ * input, 422 for patches that cannot apply, 403 for admission refusals). Thread-safe; its only state is a cache of
+ * decoded PriorityClasses, a synchronized weak map keyed by stored versions.
  */
 public final class DefaultServerHooks implements ServerHooks {
 
   private final ApiDefaults defaults;
   private final NameGenerator names = NameGenerator.create();
+  // thread-safe (a synchronized weak map): stored PriorityClass versions (by identity) -> what they say; an entry
+  // goes when its version is no longer stored anywhere
+  private final Map<StoredObject, PriorityClassInfo> decodedClasses =
+      java.util.Collections.synchronizedMap(new java.util.WeakHashMap<>());
 
   public DefaultServerHooks(Clock clock) {
     this.defaults = new ApiDefaults(clock);
@@ -48,21 +52,35 @@ public final class DefaultServerHooks implements ServerHooks {
     }
   }
 
-  /** The PriorityClasses in the store, read when a pod is created (the priority admission plugin). */
-  private static PriorityClassLookup priorityClasses(ObjectStore store) {
+  /**
+   * The PriorityClasses in the store, read when a pod is created (the priority admission plugin), as
+   * kube-apiserver's plugin reads them from a lister: without the store lock, each class decoded once per stored
+   * version ({@link #decoded}) instead of once per pod.
+   */
+  private PriorityClassLookup priorityClasses(ObjectStore store) {
     return new PriorityClassLookup() {
       @Override
       public Optional<PriorityClassInfo> byName(String name) {
-        return store.get(ResourceTypes.PRIORITY_CLASSES, "", name).map(o -> PriorityClassInfo.fromObject(o.tree()));
+        return store.get(ResourceTypes.PRIORITY_CLASSES, "", name).map(DefaultServerHooks.this::decoded);
       }
 
       @Override
       public Optional<PriorityClassInfo> globalDefault() {
-        return store.list(ResourceTypes.PRIORITY_CLASSES, "", o -> o.tree().path("globalDefault").asBoolean(false))
-            .items().stream().map(o -> PriorityClassInfo.fromObject(o.tree()))
-            .min(Comparator.comparingInt(PriorityClassInfo::value));
+        PriorityClassInfo lowest = null;
+        for (StoredObject o : store.peek(ResourceTypes.PRIORITY_CLASSES)) {
+          PriorityClassInfo info = decoded(o);
+          if (info.globalDefault() && (lowest == null || info.value() < lowest.value())) {
+            lowest = info;
+          }
+        }
+        return Optional.ofNullable(lowest);
       }
     };
+  }
+
+  /** The class a stored PriorityClass version describes, decoded once per version. */
+  private PriorityClassInfo decoded(StoredObject priorityClass) {
+    return decodedClasses.computeIfAbsent(priorityClass, o -> PriorityClassInfo.fromObject(o.tree()));
   }
 
   @Override

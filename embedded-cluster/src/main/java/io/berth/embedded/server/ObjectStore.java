@@ -79,6 +79,16 @@ public final class ObjectStore {
     }
   }
 
+  /**
+   * The objects of {@code type} now, read without the lock: weakly consistent (a write racing the read may or may
+   * not be seen), for lookups that tolerate it as kube-apiserver's admission listers do. Each element is a whole
+   * version.
+   */
+  public List<StoredObject> peek(ResourceType type) {
+    ConcurrentSkipListMap<String, StoredObject> map = objects.get(type);
+    return map == null ? List.of() : List.copyOf(map.values());
+  }
+
   /** How many objects of {@code type} the store holds. */
   public int count(ResourceType type) {
     ConcurrentSkipListMap<String, StoredObject> map = objects.get(type);
@@ -122,17 +132,24 @@ public final class ObjectStore {
   /**
    * Stores {@code tree} as the next version of its object (created when absent), stamping a new resourceVersion
    * into its metadata, and emits ADDED or MODIFIED. The caller must hold the write lock (see {@link #write}) and
-   * gives up ownership of {@code tree}.
+   * gives up ownership of {@code tree}. Serializes under the lock: writers that can, build an {@link ObjectDraft}
+   * before taking it and call {@link #put(ObjectDraft)}.
    */
   public StoredObject put(ResourceType type, ObjectNode tree) {
     requireWriteLock();
+    return put(new ObjectDraft(type, tree));
+  }
+
+  /**
+   * Stores a version serialized before the lock was taken; otherwise as {@link #put(ResourceType, ObjectNode)}. The
+   * caller must hold the write lock.
+   */
+  StoredObject put(ObjectDraft draft) {
+    requireWriteLock();
     long rv = resourceVersion + 1;
-    Json.metadata(tree).put("resourceVersion", Long.toString(rv));
-    StoredObject next = new StoredObject(type, tree, rv);
-    if (next.name() == null || next.name().isEmpty()) {
-      throw new IllegalArgumentException("an object without metadata.name cannot be stored");
-    }
-    StoredObject previous = objects.computeIfAbsent(type, t -> new ConcurrentSkipListMap<>()).put(next.key(), next);
+    StoredObject next = draft.stamp(rv);
+    StoredObject previous = objects.computeIfAbsent(draft.type(), t -> new ConcurrentSkipListMap<>())
+        .put(next.key(), next);
     resourceVersion = rv;
     emit(new WatchEvent(previous == null ? WatchEvent.Type.ADDED : WatchEvent.Type.MODIFIED, next, previous));
     return next;
@@ -150,9 +167,7 @@ public final class ObjectStore {
       return Optional.empty();
     }
     long rv = resourceVersion + 1;
-    ObjectNode last = previous.copy();
-    Json.metadata(last).put("resourceVersion", Long.toString(rv));
-    StoredObject tombstone = new StoredObject(type, last, rv);
+    StoredObject tombstone = previous.restamped(rv);
     resourceVersion = rv;
     emit(new WatchEvent(WatchEvent.Type.DELETED, tombstone, previous));
     return Optional.of(tombstone);

@@ -48,10 +48,10 @@ final class PodSubresources {
     // the current one (else start over); the write lock is held for the store step alone.
     while (true) {
       StoredObject pod = ops.get(ResourceTypes.PODS, namespace, name);
-      ObjectNode next = bound(pod, name, node, uid, annotations);
+      ObjectDraft next = new ObjectDraft(ResourceTypes.PODS, bound(pod, name, node, uid, annotations));
       StoredObject stored = store.write(() -> {
         StoredObject current = ops.get(ResourceTypes.PODS, namespace, name);
-        return current.resourceVersion() == pod.resourceVersion() ? store.put(ResourceTypes.PODS, next) : null;
+        return current.resourceVersion() == pod.resourceVersion() ? store.put(next) : null;
       });
       if (stored != null) {
         return stored;
@@ -69,7 +69,7 @@ final class PodSubresources {
       throw ApiException.conflict(ResourceTypes.PODS, name, "pod " + name
           + " is being deleted, cannot be assigned to a host");
     }
-    String bound = Json.text(pod.tree(), "spec", "nodeName");
+    String bound = pod.nodeName().orElse(null);
     if (bound != null && !bound.isEmpty()) {
       throw ApiException.conflict(ResourceTypes.PODS, name, "pod " + name + " is already assigned to node \""
           + bound + "\"");

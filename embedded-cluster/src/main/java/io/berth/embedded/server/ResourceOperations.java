@@ -1,5 +1,6 @@
 package io.berth.embedded.server;
 
+import io.berth.embedded.names.Uids;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -8,7 +9,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.UUID;
 import java.util.function.UnaryOperator;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
@@ -19,7 +19,10 @@ import tools.jackson.databind.node.ObjectNode;
  * simulated kubelet): create with generated names, system metadata and defaults; update and patch with
  * resourceVersion preconditions, generation bumps, status-subresource separation and no-op detection; deletion
  * with grace periods, finalizers and propagation policies. Every operation is stored as one step under the
- * store's write lock.
+ * store's write lock. Named creates, updates, patches and in-process mutations do their work (defaults, admission,
+ * validation, serialization) before the lock, from a lock-free read of the object; under the lock they store the
+ * result only if that read is still the current version, and otherwise do the work again under the lock, so the
+ * outcome is the one a fully locked write would have had.
  *
  * <p>Thread-safe: all state lives in the {@link ObjectStore} (the cached timestamp of {@link #now} is one
  * immutable value behind a volatile field).
@@ -89,8 +92,9 @@ public final class ResourceOperations {
   /**
    * Creates {@code body} (owned by this call) in {@code namespace}. With a given name, defaulting, admission and
    * validation run before the store's write lock (they read the store only through lock-free point reads and
-   * consistent lists), and the lock is held only to re-check the namespace and the name and store the object; a
-   * {@code generateName} create picks its name and runs entirely under the lock.
+   * consistent lists), and the lock is held only to re-check the namespace and the name and store the object. A
+   * {@code generateName} create draws a name and does the same; when the name was taken in between, it draws again
+   * and does the work under the lock.
    */
   public StoredObject create(ResourceType type, String namespace, ObjectNode body) {
     checkTypeMeta(type, body);
@@ -105,7 +109,7 @@ public final class ResourceOperations {
       if (store.get(type, ns, given).isPresent()) {
         throw ApiException.alreadyExists(type, given);
       }
-      ObjectNode defaulted = admitNew(type, given, body, meta);
+      ObjectDraft draft = new ObjectDraft(type, admitNew(type, given, body, meta));
       return store.write(() -> {
         if (type.namespaced()) {
           requireActiveNamespace(ns);
@@ -113,19 +117,42 @@ public final class ResourceOperations {
         if (store.get(type, ns, given).isPresent()) {
           throw ApiException.alreadyExists(type, given);
         }
-        return store.put(type, defaulted);
+        return store.put(draft);
       });
     }
+    String base = Json.text(meta, "generateName");
+    int attempts = GENERATE_NAME_ATTEMPTS;
+    if (base != null && !base.isEmpty()) {
+      attempts--;
+      // Draw a name and do the work before the lock; under it, keep the name if it is still free.
+      if (type.namespaced()) {
+        requireActiveNamespace(ns);
+      }
+      String candidate = hooks.generateName(base);
+      if (store.get(type, ns, candidate).isEmpty()) {
+        meta.put("name", candidate);
+        ObjectDraft draft = new ObjectDraft(type, admitNew(type, candidate, body, meta));
+        StoredObject stored = store.write(() -> {
+          if (type.namespaced()) {
+            requireActiveNamespace(ns);
+          }
+          return store.get(type, ns, candidate).isPresent() ? null : store.put(draft);
+        });
+        if (stored != null) {
+          return stored;
+        }
+      }
+    }
+    int remaining = attempts;
     return store.write(() -> {
       if (type.namespaced()) {
         requireActiveNamespace(ns);
       }
-      String base = Json.text(meta, "generateName");
       if (base == null || base.isEmpty()) {
         throw ApiException.invalid(type, "", "metadata.name: Required value: name or generateName is required");
       }
       String name = null;
-      for (int i = 0; i < GENERATE_NAME_ATTEMPTS && name == null; i++) {
+      for (int i = 0; i < remaining && name == null; i++) {
         String candidate = hooks.generateName(base);
         if (store.get(type, ns, candidate).isEmpty()) {
           name = candidate;
@@ -144,35 +171,84 @@ public final class ResourceOperations {
    * one atomic step: each gets exactly what {@link #create} gives it (generated names, system metadata, defaults,
    * validation) and its ADDED event, in list order. All or nothing: when one body is refused, nothing is stored and
    * the {@link ApiException} (the code and reason {@link #create} would answer) names the item's index and the
-   * object, and the field as {@link #create} would. Holds the store's write lock for the whole batch.
+   * object, and the field as {@link #create} would. The work on each body (defaults, admission, validation,
+   * serialization) is done before the store's write lock, in list order and against lock-free reads; the lock is
+   * held to check again what a concurrent write could have changed (the namespaces, the names) and to store the
+   * batch.
    */
   public List<StoredObject> createAll(ResourceType type, String namespace, List<ObjectNode> bodies) {
+    List<Prepared> prepared = new ArrayList<>(bodies.size());
+    Set<String> keys = new HashSet<>();
+    for (int i = 0; i < bodies.size(); i++) {
+      ObjectNode body = bodies.get(i);
+      try {
+        checkTypeMeta(type, body);
+        ObjectNode meta = Json.metadata(body);
+        String ns = scopeNamespace(type, namespace, meta);
+        boolean generated = Json.text(meta, "name") == null || Json.text(meta, "name").isEmpty();
+        ObjectNode ready = prepareCreate(type, ns, body, meta);
+        String name = Json.text(ready, "metadata", "name");
+        if (!keys.add(StoredObject.keyOf(ns, name))) {
+          throw ApiException.alreadyExists(type, name);
+        }
+        prepared.add(new Prepared(i, body, ns, generated, new ObjectDraft(type, ready)));
+      } catch (ApiException e) {
+        throw inBatch(type, i, body, bodies.size(), e);
+      }
+    }
     return store.write(() -> {
-      List<ObjectNode> prepared = new ArrayList<>(bodies.size());
-      Set<String> keys = new HashSet<>();
-      for (int i = 0; i < bodies.size(); i++) {
-        ObjectNode body = bodies.get(i);
+      for (int i = 0; i < prepared.size(); i++) {
+        Prepared p = prepared.get(i);
         try {
-          checkTypeMeta(type, body);
-          ObjectNode meta = Json.metadata(body);
-          String ns = scopeNamespace(type, namespace, meta);
-          ObjectNode ready = prepareCreate(type, ns, body, meta);
-          String name = Json.text(ready, "metadata", "name");
-          if (!keys.add(StoredObject.keyOf(ns, name))) {
-            throw ApiException.alreadyExists(type, name);
+          if (type.namespaced()) {
+            requireActiveNamespace(p.namespace());
           }
-          prepared.add(ready);
+          String name = Json.text(p.draft().tree(), "metadata", "name");
+          if (store.get(type, p.namespace(), name).isPresent()) {
+            if (!p.generated()) {
+              throw ApiException.alreadyExists(type, name);
+            }
+            // a concurrent create took the generated name since: draw again, as create does under the lock
+            prepared.set(i, p.renamed(freeName(type, p.namespace(), Json.text(p.body(), "metadata", "generateName"),
+                keys)));
+          }
         } catch (ApiException e) {
-          throw new ApiException(e.code(), e.reason(), type.resource() + "[" + i + "] (" + describe(body) + ") of "
-              + bodies.size() + ", nothing was created: " + e.getMessage(), e.details());
+          throw inBatch(type, p.index(), p.body(), bodies.size(), e);
         }
       }
       List<StoredObject> stored = new ArrayList<>(prepared.size());
-      for (ObjectNode tree : prepared) {
-        stored.add(store.put(type, tree));
+      for (Prepared p : prepared) {
+        stored.add(store.put(p.draft()));
       }
       return stored;
     });
+  }
+
+  /** One body of a {@link #createAll} batch, drafted before the lock. */
+  private record Prepared(int index, ObjectNode body, String namespace, boolean generated, ObjectDraft draft) {
+
+    Prepared renamed(String name) {
+      ObjectNode tree = draft.tree();
+      Json.metadata(tree).put("name", name);
+      Validation.validateName(draft.type(), name);
+      return new Prepared(index, body, namespace, generated, new ObjectDraft(draft.type(), tree));
+    }
+  }
+
+  /** A generated name free in the store and not among {@code taken} (store keys of the batch); under the lock. */
+  private String freeName(ResourceType type, String ns, String base, Set<String> taken) {
+    for (int i = 0; i < GENERATE_NAME_ATTEMPTS; i++) {
+      String candidate = hooks.generateName(base);
+      if (store.get(type, ns, candidate).isEmpty() && taken.add(StoredObject.keyOf(ns, candidate))) {
+        return candidate;
+      }
+    }
+    throw ApiException.alreadyExists(type, base);
+  }
+
+  private static ApiException inBatch(ResourceType type, int index, ObjectNode body, int size, ApiException e) {
+    return new ApiException(e.code(), e.reason(), type.resource() + "[" + index + "] (" + describe(body) + ") of "
+        + size + ", nothing was created: " + e.getMessage(), e.details());
   }
 
   private static String describe(ObjectNode body) {
@@ -182,7 +258,7 @@ public final class ResourceOperations {
     return ns == null || ns.isEmpty() ? shown : ns + "/" + shown;
   }
 
-  // The checks and system fields of a create, under the write lock; returns the tree to store.
+  // The checks and system fields of a create (lock-free reads); returns the tree to store.
   private ObjectNode prepareCreate(ResourceType type, String ns, ObjectNode body, ObjectNode meta) {
     if (type.namespaced()) {
       requireActiveNamespace(ns);
@@ -213,7 +289,7 @@ public final class ResourceOperations {
   /** System metadata, defaults, admission and validation of a new object named {@code name}. */
   private ObjectNode admitNew(ResourceType type, String name, ObjectNode body, ObjectNode meta) {
     Validation.validateName(type, name);
-    meta.put("uid", UUID.randomUUID().toString());
+    meta.put("uid", Uids.random());
     meta.put("creationTimestamp", now());
     meta.put("generation", 1);
     meta.remove("resourceVersion");
@@ -291,6 +367,9 @@ public final class ResourceOperations {
       throw ApiException.badRequest(
           "the namespace of the provided object does not match the namespace sent on the request");
     }
+    Optional<StoredObject> seen = store.get(type, ns, name);
+    Attempt<Replacement> early = seen.isPresent()
+        ? attempt(() -> replacement(type, seen.get(), body.deepCopy(), statusOnly)) : null;
     return store.write(() -> {
       Optional<StoredObject> current = store.get(type, ns, name);
       if (current.isEmpty()) {
@@ -300,8 +379,33 @@ public final class ResourceOperations {
         }
         throw ApiException.notFound(type, name);
       }
+      if (early != null && current.get() == seen.get()) {
+        return commit(early.get());
+      }
       return replaceLocked(type, current.get(), body, statusOnly);
     });
+  }
+
+  /**
+   * A replacement computed from a lock-free read, before the write lock: what to store, or the refusal to answer,
+   * if that read is still the current version once the lock is held.
+   */
+  private record Attempt<T>(T value, ApiException failure) {
+
+    T get() {
+      if (failure != null) {
+        throw failure;
+      }
+      return value;
+    }
+  }
+
+  private static <T> Attempt<T> attempt(java.util.function.Supplier<T> compute) {
+    try {
+      return new Attempt<>(compute.get(), null);
+    } catch (ApiException e) {
+      return new Attempt<>(null, e);
+    }
   }
 
   /**
@@ -313,17 +417,8 @@ public final class ResourceOperations {
       boolean statusOnly) {
     String ns = type.namespaced() ? namespace : "";
     Optional<StoredObject> seen = store.get(type, ns, name);
-    ObjectNode early = null;
-    ApiException earlyFailure = null;
-    if (seen.isPresent()) {
-      try {
-        early = patched(type, ns, name, contentType, seen.get(), patch);
-      } catch (ApiException e) {
-        earlyFailure = e;
-      }
-    }
-    ObjectNode precomputed = early;
-    ApiException precomputedFailure = earlyFailure;
+    Attempt<Replacement> early = seen.isPresent() ? attempt(() -> replacement(type, seen.get(),
+        patched(type, ns, name, contentType, seen.get(), patch), statusOnly)) : null;
     return store.write(() -> {
       Optional<StoredObject> current = store.get(type, ns, name);
       if (current.isEmpty()) {
@@ -334,11 +429,8 @@ public final class ResourceOperations {
         }
         throw ApiException.notFound(type, name);
       }
-      if (seen.isPresent() && seen.get().resourceVersion() == current.get().resourceVersion()) {
-        if (precomputedFailure != null) {
-          throw precomputedFailure;
-        }
-        return replaceLocked(type, current.get(), precomputed, statusOnly);
+      if (early != null && seen.get() == current.get()) {
+        return commit(early.get());
       }
       return replaceLocked(type, current.get(), patched(type, ns, name, contentType, current.get(), patch),
           statusOnly);
@@ -364,22 +456,66 @@ public final class ResourceOperations {
 
   /**
    * Read-modify-write for in-process callers (no resourceVersion precondition): {@code change} gets a mutable copy
-   * of the current object and returns the next version. Empty when the object does not exist.
+   * of the current object and returns the next version. Empty when the object does not exist. {@code change} runs
+   * on a lock-free read before the write lock is taken, and once more under the lock when the object changed in
+   * between: it must be a function of its argument.
    */
   public Optional<StoredObject> mutate(ResourceType type, String namespace, String name,
       UnaryOperator<ObjectNode> change, boolean statusOnly) {
+    Optional<StoredObject> seen = store.get(type, namespace, name);
+    if (seen.isEmpty()) {
+      return Optional.empty();
+    }
+    Attempt<Replacement> early =
+        attempt(() -> replacement(type, seen.get(), changed(seen.get(), change), statusOnly));
     return store.write(() -> {
       Optional<StoredObject> current = store.get(type, namespace, name);
       if (current.isEmpty()) {
         return Optional.<StoredObject>empty();
       }
-      ObjectNode next = change.apply(current.get().copy());
-      Json.metadata(next).put("resourceVersion", Long.toString(current.get().resourceVersion()));
-      return Optional.of(replaceLocked(type, current.get(), next, statusOnly));
+      if (current.get() == seen.get()) {
+        return Optional.of(commit(early.get()));
+      }
+      return Optional.of(replaceLocked(type, current.get(), changed(current.get(), change), statusOnly));
     });
   }
 
+  private static ObjectNode changed(StoredObject current, UnaryOperator<ObjectNode> change) {
+    ObjectNode next = change.apply(current.copy());
+    Json.metadata(next).put("resourceVersion", Long.toString(current.resourceVersion()));
+    return next;
+  }
+
+  /**
+   * The next version of {@code current} an update to {@code candidate} gives, serialized; {@code draft} is null when
+   * nothing changes (the write is a no-op and answers {@code current}).
+   */
+  private record Replacement(ResourceType type, StoredObject current, ObjectDraft draft) {
+  }
+
+  /** Stores a replacement; the caller holds the write lock and checked that its base is still current. */
+  private StoredObject commit(Replacement replacement) {
+    if (replacement.draft() == null) {
+      return replacement.current();
+    }
+    StoredObject stored = store.put(replacement.draft());
+    if (stored.terminating() && finalizers(stored.tree()).isEmpty() && graceElapsed(stored)) {
+      return store.remove(replacement.type(), stored.namespace(), stored.name()).orElse(stored);
+    }
+    return stored;
+  }
+
   private StoredObject replaceLocked(ResourceType type, StoredObject current, ObjectNode candidate,
+      boolean statusOnly) {
+    return commit(replacement(type, current, candidate, statusOnly));
+  }
+
+  /**
+   * Checks {@code candidate} (owned by this call) as the next version of {@code current} and builds it: the
+   * resourceVersion precondition, status-subresource separation, defaults, validation, generation. Reads nothing
+   * but its arguments, so it may run before the write lock, against a lock-free read.
+   */
+  private Replacement replacement(ResourceType type, StoredObject current, ObjectNode candidate,
       boolean statusOnly) {
     String rv = Json.text(candidate, "metadata", "resourceVersion");
     if (rv != null && !rv.isEmpty() && !rv.equals(Long.toString(current.resourceVersion()))) {
@@ -454,13 +590,9 @@ public final class ResourceOperations {
     }
     Json.metadata(next).put("resourceVersion", Long.toString(current.resourceVersion()));
     if (next.equals(current.tree())) {
-      return current;
+      return new Replacement(type, current, null);
     }
-    StoredObject stored = store.put(type, next);
-    if (stored.terminating() && finalizers(stored.tree()).isEmpty() && graceElapsed(stored)) {
-      return store.remove(type, stored.namespace(), stored.name()).orElse(stored);
-    }
-    return stored;
+    return new Replacement(type, current, new ObjectDraft(type, next));
   }
 
   /** True when anything but metadata and status differs. */
@@ -502,61 +634,89 @@ public final class ResourceOperations {
   /** Deletes an object as kube-apiserver does: graceful for bound pods, held by finalizers, propagation aware. */
   public DeleteResult delete(ResourceType type, String namespace, String name, DeleteOptions options) {
     String ns = type.namespaced() ? namespace : "";
+    Optional<StoredObject> seen = store.get(type, ns, name);
+    Attempt<Deletion> early = seen.isPresent() ? attempt(() -> deletion(type, name, seen.get(), options)) : null;
     return store.write(() -> {
       StoredObject current = get(type, ns, name);
-      options.preconditionUid().ifPresent(uid -> {
-        if (!uid.equals(current.uid())) {
-          throw ApiException.conflict(type, name, "Precondition failed: UID in precondition: " + uid
-              + ", UID in object meta: " + current.uid());
-        }
-      });
-      options.preconditionResourceVersion().ifPresent(rv -> {
-        if (!rv.equals(Long.toString(current.resourceVersion()))) {
-          throw ApiException.conflict(type, name, "Precondition failed: ResourceVersion in precondition: " + rv
-              + ", ResourceVersion in object meta: " + current.resourceVersion());
-        }
-      });
-      long grace = type == ResourceTypes.PODS ? podGracePeriod(current, options) : 0;
-      ObjectNode next = current.copy();
-      ObjectNode meta = Json.metadata(next);
-      List<String> fins = new ArrayList<>(finalizers(next));
-      String policy = options.propagationPolicy().orElse("Background");
-      if (policy.equals("Orphan") && !fins.contains(ORPHAN_FINALIZER)) {
-        fins.remove(FOREGROUND_FINALIZER);
-        fins.add(ORPHAN_FINALIZER);
-      } else if (policy.equals("Foreground") && !fins.contains(FOREGROUND_FINALIZER)) {
-        fins.remove(ORPHAN_FINALIZER);
-        fins.add(FOREGROUND_FINALIZER);
+      if (early != null && current == seen.get()) {
+        return commit(type, early.get());
       }
-      if (current.terminating()) {
-        // Only shortening a pod's grace period or switching the propagation finalizer changes anything now.
-        long currentGrace = current.tree().path("metadata").path("deletionGracePeriodSeconds").asLong(0);
-        boolean changed = false;
-        if (type == ResourceTypes.PODS && grace < currentGrace) {
-          meta.put("deletionGracePeriodSeconds", grace);
-          meta.put("deletionTimestamp", timestamp(clock.instant().plusSeconds(grace)));
-          changed = true;
-        }
-        if (!fins.equals(finalizers(current.tree()))) {
-          setFinalizers(meta, fins);
-          changed = true;
-        }
-        if (!changed) {
-          return new DeleteResult(current, false);
-        }
-        if (fins.isEmpty() && grace == 0) {
-          return new DeleteResult(store.remove(type, ns, name).orElseThrow(), true);
-        }
-        return new DeleteResult(store.put(type, next), false);
-      }
-      if (grace > 0 || !fins.isEmpty()) {
-        setFinalizers(meta, fins);
-        meta.put("deletionTimestamp", timestamp(clock.instant().plusSeconds(grace)));
-        meta.put("deletionGracePeriodSeconds", grace);
-        return new DeleteResult(store.put(type, next), false);
-      }
-      return new DeleteResult(store.remove(type, ns, name).orElseThrow(), true);
+      return commit(type, deletion(type, name, current, options));
     });
+  }
+
+  /**
+   * What deleting {@code current} does: nothing more ({@code draft} null, not {@code remove}), store {@code draft}
+   * (a graceful deletion or a finalizer change), or remove the object for good.
+   */
+  private record Deletion(StoredObject current, ObjectDraft draft, boolean remove) {
+  }
+
+  private DeleteResult commit(ResourceType type, Deletion deletion) {
+    StoredObject current = deletion.current();
+    if (deletion.remove()) {
+      return new DeleteResult(store.remove(type, current.namespace(), current.name()).orElseThrow(), true);
+    }
+    if (deletion.draft() != null) {
+      return new DeleteResult(store.put(deletion.draft()), false);
+    }
+    return new DeleteResult(current, false);
+  }
+
+  /** The deletion of {@code current}; reads nothing but its arguments and the clock (may run before the lock). */
+  private Deletion deletion(ResourceType type, String name, StoredObject current, DeleteOptions options) {
+    options.preconditionUid().ifPresent(uid -> {
+      if (!uid.equals(current.uid())) {
+        throw ApiException.conflict(type, name, "Precondition failed: UID in precondition: " + uid
+            + ", UID in object meta: " + current.uid());
+      }
+    });
+    options.preconditionResourceVersion().ifPresent(rv -> {
+      if (!rv.equals(Long.toString(current.resourceVersion()))) {
+        throw ApiException.conflict(type, name, "Precondition failed: ResourceVersion in precondition: " + rv
+            + ", ResourceVersion in object meta: " + current.resourceVersion());
+      }
+    });
+    long grace = type == ResourceTypes.PODS ? podGracePeriod(current, options) : 0;
+    ObjectNode next = current.copy();
+    ObjectNode meta = Json.metadata(next);
+    List<String> fins = new ArrayList<>(finalizers(next));
+    String policy = options.propagationPolicy().orElse("Background");
+    if (policy.equals("Orphan") && !fins.contains(ORPHAN_FINALIZER)) {
+      fins.remove(FOREGROUND_FINALIZER);
+      fins.add(ORPHAN_FINALIZER);
+    } else if (policy.equals("Foreground") && !fins.contains(FOREGROUND_FINALIZER)) {
+      fins.remove(ORPHAN_FINALIZER);
+      fins.add(FOREGROUND_FINALIZER);
+    }
+    if (current.terminating()) {
+      // Only shortening a pod's grace period or switching the propagation finalizer changes anything now.
+      long currentGrace = current.tree().path("metadata").path("deletionGracePeriodSeconds").asLong(0);
+      boolean changed = false;
+      if (type == ResourceTypes.PODS && grace < currentGrace) {
+        meta.put("deletionGracePeriodSeconds", grace);
+        meta.put("deletionTimestamp", timestamp(clock.instant().plusSeconds(grace)));
+        changed = true;
+      }
+      if (!fins.equals(finalizers(current.tree()))) {
+        setFinalizers(meta, fins);
+        changed = true;
+      }
+      if (!changed) {
+        return new Deletion(current, null, false);
+      }
+      if (fins.isEmpty() && grace == 0) {
+        return new Deletion(current, null, true);
+      }
+      return new Deletion(current, new ObjectDraft(type, next), false);
+    }
+    if (grace > 0 || !fins.isEmpty()) {
+      setFinalizers(meta, fins);
+      meta.put("deletionTimestamp", timestamp(clock.instant().plusSeconds(grace)));
+      meta.put("deletionGracePeriodSeconds", grace);
+      return new Deletion(current, new ObjectDraft(type, next), false);
+    }
+    return new Deletion(current, null, true);
   }
 
   private static long podGracePeriod(StoredObject pod, DeleteOptions options) {

@@ -1,14 +1,16 @@
 package io.berth.embedded.server;
 
 import java.lang.ref.WeakReference;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
  * One version of one object as the store holds it: its serialized JSON and the few fields the server matches on
- * (namespace, name, uid, labels, whether it is terminating, a pod's node and phase). The object tree is not kept:
- * {@link #tree()} parses the JSON again when no recent parse is still alive (the tree a version was built from stays
+ * (namespace, name, uid, labels, owner uids, whether it is terminating, a pod's node and phase). The object tree is
+ * not kept: {@link #tree()} parses the JSON again when no recent parse is still alive (the tree a version was built from stays
  * reachable through a weak reference, so the listeners and the request that wrote it reuse it). This keeps a stored
  * pod at about the size of its JSON instead of a Jackson tree's several times that (see BENCHMARKS.md, "Heap per
  * stored pod").
@@ -31,10 +33,18 @@ public final class StoredObject {
   // a pod's spec.nodeName and status.phase (the fields its field selectors and the kubelet read), else null
   private final String nodeName;
   private final String phase;
+  // the uids of metadata.ownerReferences (interned; owners are shared by many dependents)
+  private final List<String> ownerUids;
   // a parse of json that may still be alive; replaced (never mutated) by tree()
   private volatile WeakReference<ObjectNode> recentTree;
 
+  /** A version whose tree already carries {@code resourceVersion}; serializes it. */
   StoredObject(ResourceType type, ObjectNode tree, long resourceVersion) {
+    this(type, tree, resourceVersion, Json.bytes(tree));
+  }
+
+  /** A version whose tree already carries {@code resourceVersion} and serializes to {@code json}. */
+  StoredObject(ResourceType type, ObjectNode tree, long resourceVersion, byte[] json) {
     this.type = type;
     this.resourceVersion = resourceVersion;
     this.namespace = StoredStrings.intern(Json.text(tree, "metadata", "namespace"), "");
@@ -47,8 +57,43 @@ public final class StoredObject {
     boolean pod = type == ResourceTypes.PODS;
     this.nodeName = pod ? StoredStrings.intern(Json.text(tree, "spec", "nodeName"), null) : null;
     this.phase = pod ? StoredStrings.intern(Json.text(tree, "status", "phase"), null) : null;
-    this.json = Json.bytes(tree);
+    this.ownerUids = StoredStrings.ownerUids(tree);
+    this.json = json;
     this.recentTree = new WeakReference<>(tree);
+  }
+
+  // the same object at another resourceVersion, serialized as json
+  private StoredObject(StoredObject same, long resourceVersion, byte[] json) {
+    this.type = same.type;
+    this.namespace = same.namespace;
+    this.name = same.name;
+    this.key = same.key;
+    this.uid = same.uid;
+    this.resourceVersion = resourceVersion;
+    this.json = json;
+    this.labels = same.labels;
+    this.terminating = same.terminating;
+    this.nodeName = same.nodeName;
+    this.phase = same.phase;
+    this.ownerUids = same.ownerUids;
+    this.recentTree = new WeakReference<>(null);
+  }
+
+  /**
+   * This version's content at resourceVersion {@code rv} (a deletion's tombstone). Splices the new version into
+   * the JSON when the current one occurs there exactly once (quoted, as {@code "resourceVersion":"N"}); otherwise
+   * parses, stamps and serializes again.
+   */
+  StoredObject restamped(long rv) {
+    byte[] field = ("\"resourceVersion\":\"" + resourceVersion + "\"").getBytes(StandardCharsets.US_ASCII);
+    int at = ObjectDraft.onlyOccurrence(json, field);
+    if (at < 0) {
+      ObjectNode tree = copy();
+      Json.metadata(tree).put("resourceVersion", Long.toString(rv));
+      return new StoredObject(type, tree, rv);
+    }
+    byte[] replacement = ("\"resourceVersion\":\"" + rv + "\"").getBytes(StandardCharsets.US_ASCII);
+    return new StoredObject(this, rv, ObjectDraft.splice(json, at, field.length, replacement));
   }
 
   public ResourceType type() {
@@ -104,6 +149,11 @@ public final class StoredObject {
   /** {@code metadata.labels}; immutable. */
   public Map<String, String> labels() {
     return labels;
+  }
+
+  /** The uids in {@code metadata.ownerReferences}, in order; immutable, empty when it has none. */
+  public List<String> ownerUids() {
+    return ownerUids;
   }
 
   /** Whether {@code metadata.deletionTimestamp} is set. */

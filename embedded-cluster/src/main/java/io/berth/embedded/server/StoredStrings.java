@@ -1,5 +1,6 @@
 package io.berth.embedded.server;
 
+import java.util.List;
 import java.util.Map;
 import tools.jackson.databind.JsonNode;
 
@@ -34,5 +35,22 @@ final class StoredStrings {
       entries[i++] = Map.entry(e.getKey().intern(), value.intern());
     }
     return Map.ofEntries(entries);
+  }
+
+  /** The uids of the object's {@code metadata.ownerReferences}, interned, as an immutable list. */
+  static List<String> ownerUids(JsonNode tree) {
+    JsonNode refs = Json.at(tree, "metadata", "ownerReferences");
+    if (refs == null || !refs.isArray() || refs.isEmpty()) {
+      return List.of();
+    }
+    String[] uids = new String[refs.size()];
+    int n = 0;
+    for (JsonNode r : refs.values()) {
+      String uid = Json.text(r, "uid");
+      if (uid != null) {
+        uids[n++] = uid.intern();
+      }
+    }
+    return n == uids.length ? List.of(uids) : List.of(java.util.Arrays.copyOf(uids, n));
   }
 }

@@ -103,8 +103,8 @@ public final class WatchHub implements StoreListener {
     return watch;
   }
 
-  /** -1 for "start from the current state", else the version to resume after. */
-  private static long parseResourceVersion(WatchRequest request) {
+  /** -1 for "start from the current state", else the version to resume after; 400 when it is not a version. */
+  static long parseResourceVersion(WatchRequest request) {
     String rv = request.resourceVersion();
     if (rv == null || rv.isEmpty() || rv.equals("0")) {
       return -1;

@@ -114,4 +114,52 @@ class OptimisticWritesConcurrencyTest {
       assertThat(results.stream().filter(r -> r instanceof ApiException e && e.code() == 409)).hasSize(THREADS - 1);
     }
   }
+
+  @Test
+  void concurrentMutationsOfOneObjectAllLand() throws Exception {
+    ops.create(ResourceTypes.PODS, "default", pod("m"));
+    int perThread = 200;
+    onThreads(t -> {
+      for (int i = 0; i < perThread; i++) {
+        ops.mutate(ResourceTypes.PODS, "default", "m", obj -> {
+          ObjectNode ann = Json.objectAt(obj, "metadata", "annotations");
+          ann.put("count", Integer.toString(Integer.parseInt(ann.path("count").asString("0")) + 1));
+          return obj;
+        }, false);
+      }
+      return null;
+    });
+    StoredObject m = ops.get(ResourceTypes.PODS, "default", "m");
+    assertThat(Json.text(m.tree(), "metadata", "annotations", "count")).isEqualTo(Integer.toString(THREADS * perThread));
+    assertThat(m.json()).isEqualTo(Json.bytes(m.tree()));
+  }
+
+  @Test
+  void concurrentUpdatesWithTheSameResourceVersionLetExactlyOneWin() throws Exception {
+    for (int round = 0; round < 20; round++) {
+      String name = "u" + round;
+      StoredObject created = ops.create(ResourceTypes.PODS, "default", pod(name));
+      List<Object> results = onThreads(t -> {
+        ObjectNode next = created.copy();
+        Json.objectAt(next, "metadata", "labels").put("writer", "t" + t);
+        return ops.update(ResourceTypes.PODS, "default", name, next, false);
+      });
+      assertThat(results.stream().filter(r -> r instanceof StoredObject)).as("round %d", round).hasSize(1);
+      assertThat(results.stream().filter(r -> r instanceof ApiException e && e.code() == 409)).hasSize(THREADS - 1);
+    }
+  }
+
+  @Test
+  void concurrentDeletesOfOneObjectRemoveItOnce() throws Exception {
+    for (int round = 0; round < 20; round++) {
+      String name = "d" + round;
+      ops.create(ResourceTypes.PODS, "default", pod(name));
+      List<Object> results = onThreads(t -> ops.delete(ResourceTypes.PODS, "default", name,
+          DeleteOptions.withGracePeriod(0)));
+      assertThat(results.stream().filter(r -> r instanceof ResourceOperations.DeleteResult d && d.removed()))
+          .as("round %d", round).hasSize(1);
+      assertThat(results.stream().filter(r -> r instanceof ApiException e && e.code() == 404)).hasSize(THREADS - 1);
+      assertThat(ops.store().get(ResourceTypes.PODS, "default", name)).isEmpty();
+    }
+  }
 }
