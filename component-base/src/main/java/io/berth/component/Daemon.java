@@ -81,6 +81,8 @@ public final class Daemon {
   private KubernetesClient client;
   // guarded by lock
   private KubernetesClient electionClient;
+  // guarded by lock; the events' own client (and token bucket), as kube-scheduler's eventClient
+  private KubernetesClient eventsClient;
   // guarded by lock
   private SharedInformerFactory informers;
   // guarded by lock
@@ -130,9 +132,13 @@ public final class Daemon {
     }
     Config config;
     Config electionConfig;
+    Config eventsConfig;
     Optional<SecureServing> secure;
     try {
       config = resolver.resolve(settings.client().kubeconfig());
+      // Events get a client of their own, hence a token bucket of their own, as kube-scheduler's and
+      // kube-controller-manager's event broadcasters do: a burst of events never delays a binding or a sync.
+      eventsConfig = resolver.resolve(settings.client().kubeconfig());
       // A second Config object: the leader-election client gets its own User-Agent, and requests that end within
       // the renew deadline without retries (client-go bounds each renewal attempt by the deadline).
       electionConfig = settings.leaderElection().enabled() ? resolver.resolve(settings.client().kubeconfig()) : null;
@@ -178,8 +184,9 @@ public final class Daemon {
               settings.client().qps(), settings.client().burst(), settings.component() + "/leader-election");
           electionClient = KubeClients.create(electionConfig, electionSettings);
         }
+        eventsClient = KubeClients.create(eventsConfig, settings.client());
         informers = new SharedInformerFactory(client, workload.informerResyncPeriod());
-        workload.build(new DaemonContext(settings, client, informers, metrics.registry(), routes));
+        workload.build(new DaemonContext(settings, client, informers, metrics.registry(), routes, eventsClient));
       }
     } catch (Exception e) {
       log.error("{} failed to start", settings.component(), e);
@@ -392,6 +399,7 @@ public final class Daemon {
     SecureServing secureToStop;
     KubernetesClient clientToClose;
     KubernetesClient electionClientToClose;
+    KubernetesClient eventsClientToClose;
     SharedInformerFactory informersToStop;
     LeaderElection electionToStop;
     DaemonMetrics metricsToClose;
@@ -405,6 +413,7 @@ public final class Daemon {
       secureToStop = secureServing;
       clientToClose = client;
       electionClientToClose = electionClient;
+      eventsClientToClose = eventsClient;
       informersToStop = informers;
       electionToStop = election;
       metricsToClose = metrics;
@@ -438,6 +447,9 @@ public final class Daemon {
     }
     if (electionClientToClose != null) {
       step("close leader election client", electionClientToClose::close);
+    }
+    if (eventsClientToClose != null) {
+      step("close events client", eventsClientToClose::close);
     }
     if (metricsToClose != null) {
       step("close metrics", metricsToClose::close);

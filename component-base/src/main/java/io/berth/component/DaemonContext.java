@@ -9,17 +9,19 @@ import java.util.Objects;
  * What a {@link DaemonWorkload} is built from: the settings, the rate-limited API client, the one shared informer
  * factory (register informers on it while building; the daemon starts them), the registry {@code /metrics}
  * serves, and the route table of the daemon's endpoints (register extra GET paths such as {@code /debug/...} on
- * it; both the plain and the secure endpoint serve them). Immutable; the parts are thread-safe and owned by the
- * daemon (do not close or shut them down).
+ * it; both the plain and the secure endpoint serve them), and the client events are written with (its own token
+ * bucket, so that events never hold up the work's requests; the main client where none was given). Immutable; the
+ * parts are thread-safe and owned by the daemon (do not close or shut them down).
  *
  * @param settings the daemon's validated settings
  * @param client the API client
  * @param informers the shared informer factory
  * @param metrics the metrics registry
  * @param routes the paths the daemon's endpoints serve
+ * @param eventsClient the client to record events with
  */
 public record DaemonContext(DaemonSettings settings, KubernetesClient client, SharedInformerFactory informers,
-    MeterRegistry metrics, EndpointRoutes routes) {
+    MeterRegistry metrics, EndpointRoutes routes, KubernetesClient eventsClient) {
 
   public DaemonContext {
     Objects.requireNonNull(settings, "settings");
@@ -27,6 +29,13 @@ public record DaemonContext(DaemonSettings settings, KubernetesClient client, Sh
     Objects.requireNonNull(informers, "informers");
     Objects.requireNonNull(metrics, "metrics");
     Objects.requireNonNull(routes, "routes");
+    Objects.requireNonNull(eventsClient, "eventsClient");
+  }
+
+  /** A context whose events go through the main client. */
+  public DaemonContext(DaemonSettings settings, KubernetesClient client, SharedInformerFactory informers,
+      MeterRegistry metrics, EndpointRoutes routes) {
+    this(settings, client, informers, metrics, routes, client);
   }
 
   /** A context whose routes are served by no endpoint (tests building a workload by hand). */

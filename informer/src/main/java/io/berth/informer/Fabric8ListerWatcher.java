@@ -3,12 +3,8 @@ package io.berth.informer;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.KubernetesResourceList;
 import io.fabric8.kubernetes.api.model.ListMeta;
-import io.fabric8.kubernetes.api.model.ListOptions;
 import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.RequestConfig;
-import io.fabric8.kubernetes.client.RequestConfigBuilder;
-import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.dsl.AnyNamespaceOperation;
 import io.fabric8.kubernetes.client.dsl.MixedOperation;
 import io.fabric8.kubernetes.client.dsl.Resource;
@@ -17,15 +13,15 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * A {@link ListerWatcher} over fabric8's {@code client.resources(type)}, optionally restricted to
- * one namespace and by label and field selectors. fabric8 is used for nothing but these two calls.
+ * A {@link ListerWatcher} over a fabric8 client, optionally restricted to one namespace and by label
+ * and field selectors: lists through {@code client.resources(type)}, watches through a WebSocket on
+ * the client's HTTP client ({@link WebSocketWatchStream}), so fabric8's watch machinery (its
+ * reconnects, its per-watch executor and its two-pass decoding of each event) is not involved.
  *
- * <p>Reconnection belongs to the {@link Reflector}: by default a fabric8 watch silently
- * reconnects from the last resourceVersion it saw, so a dropped watch would never surface. This
- * class therefore derives, from the caller's client, a client with {@code watchReconnectLimit = 0}
- * ({@code Client.newClient(RequestConfig)} shares the caller's HTTP client, configuration and
- * lifetime; it is never closed here) and its watcher reports {@code reconnecting() == false}.
- * Every remote end of a watch then reaches the stream as a terminal event.
+ * <p>Reconnection belongs to the {@link Reflector}: a fabric8 watch would silently reconnect from
+ * the last resourceVersion it saw, so a dropped watch would never surface; this one never
+ * reconnects, and every end of a watch reaches the stream as a terminal event. The caller's client
+ * is shared, never closed here.
  *
  * <p>Immutable and thread-safe; the {@code with...} methods return new instances.
  */
@@ -50,7 +46,7 @@ public final class Fabric8ListerWatcher<T extends HasMetadata> implements Lister
   public static <T extends HasMetadata> Fabric8ListerWatcher<T> of(KubernetesClient client, Class<T> type) {
     Objects.requireNonNull(client, "client");
     Objects.requireNonNull(type, "type");
-    return new Fabric8ListerWatcher<>(withoutWatchReconnect(client), type, null, null, null);
+    return new Fabric8ListerWatcher<>(client, type, null, null, null);
   }
 
   /** The same, restricted to {@code namespace} (null or empty: all namespaces). */
@@ -98,19 +94,46 @@ public final class Fabric8ListerWatcher<T extends HasMetadata> implements Lister
     return new ListPage<>(items, resourceVersion, continueToken);
   }
 
+  /**
+   * Opens a WebSocket watch of the collection from {@code request}'s resourceVersion, with bookmarks
+   * and the request's server timeout, through {@link WebSocketWatchStream} (which decodes each event
+   * in one pass on the reflector's thread); the query is the one fabric8's own watch sends.
+   */
   @Override
   public WatchStream<T> watch(WatchRequest request) {
-    ListOptionsBuilder builder = selectors(new ListOptionsBuilder())
-        .withAllowWatchBookmarks(true)
-        .withTimeoutSeconds(request.timeoutSeconds());
+    java.util.Map<String, String> query = new java.util.TreeMap<>();
+    query.put("allowWatchBookmarks", "true");
+    query.put("timeoutSeconds", Long.toString(request.timeoutSeconds()));
+    query.put("watch", "true");
     if (!request.resourceVersion().isEmpty()) {
-      builder.withResourceVersion(request.resourceVersion());
+      query.put("resourceVersion", request.resourceVersion());
     }
-    ListOptions options = builder.build();
-    Fabric8WatchStream<T> stream = new Fabric8WatchStream<>(description());
-    Watch watch = operation().watch(options, stream);
-    stream.attach(watch);
-    return stream;
+    if (labelSelector != null) {
+      query.put("labelSelector", labelSelector);
+    }
+    if (fieldSelector != null) {
+      query.put("fieldSelector", fieldSelector);
+    }
+    StringBuilder uri = new StringBuilder(collectionUrl()).append('?');
+    query.forEach((k, v) -> uri.append(k).append('=')
+        .append(java.net.URLEncoder.encode(v, java.nio.charset.StandardCharsets.UTF_8)).append('&'));
+    uri.setLength(uri.length() - 1);
+    var config = client.getConfiguration();
+    long timeoutMillis = Math.max(1, config.getConnectionTimeout()) + Math.max(0, config.getRequestTimeout());
+    return WebSocketWatchStream.open(client.getHttpClient(), java.net.URI.create(uri.toString()), type,
+        client.getKubernetesSerialization(), description(), timeoutMillis);
+  }
+
+  /** The collection's URL: {@code .../api/v1[/namespaces/ns]/pods} or {@code .../apis/group/version/...}. */
+  private String collectionUrl() {
+    String base = client.getMasterUrl().toString();
+    StringBuilder url = new StringBuilder(base.endsWith("/") ? base.substring(0, base.length() - 1) : base);
+    String group = HasMetadata.getGroup(type);
+    url.append(group == null || group.isEmpty() ? "/api/" : "/apis/" + group + "/").append(HasMetadata.getVersion(type));
+    if (namespace != null && io.fabric8.kubernetes.api.model.Namespaced.class.isAssignableFrom(type)) {
+      url.append("/namespaces/").append(namespace);
+    }
+    return url.append('/').append(HasMetadata.getPlural(type)).toString();
   }
 
   @Override
@@ -144,13 +167,6 @@ public final class Fabric8ListerWatcher<T extends HasMetadata> implements Lister
   private AnyNamespaceOperation<T, KubernetesResourceList<T>, Resource<T>> operation() {
     MixedOperation<T, KubernetesResourceList<T>, Resource<T>> resources = client.resources(type);
     return namespace == null ? resources.inAnyNamespace() : resources.inNamespace(namespace);
-  }
-
-  private static KubernetesClient withoutWatchReconnect(KubernetesClient client) {
-    RequestConfig config = new RequestConfigBuilder(client.getConfiguration().getRequestConfig())
-        .withWatchReconnectLimit(0)
-        .build();
-    return client.newClient(config).adapt(KubernetesClient.class);
   }
 
   private static String emptyToNull(String s) {

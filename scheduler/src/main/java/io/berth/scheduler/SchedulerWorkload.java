@@ -81,7 +81,8 @@ final class SchedulerWorkload implements DaemonWorkload {
         .client(context.client())
         .featureGates(featureGates)
         .listers(listers)
-        .eventRecorders(name -> new KubernetesEventRecorder(context.client(), name))
+        .eventRecorders(name -> new KubernetesEventRecorder(context.eventsClient(), name,
+            context.metrics()))
         .meterRegistry(context.metrics())
         .informerPod(p -> pods.get(p.getMetadata().getNamespace(), p.getMetadata().getName()))
         .explainStore(new ExplainStore(explain.attemptsPerPod(), explain.maxEntries()));

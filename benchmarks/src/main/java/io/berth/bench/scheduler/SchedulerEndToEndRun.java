@@ -7,7 +7,9 @@ import io.berth.informer.Lister;
 import io.berth.informer.ResourceEventHandler;
 import io.berth.informer.SharedInformerFactory;
 import io.berth.plugins.InTreeRegistry;
+import io.berth.framework.EventRecorder;
 import io.berth.scheduler.InformerListers;
+import io.berth.scheduler.KubernetesEventRecorder;
 import io.berth.scheduler.SchedulerAssembly;
 import io.berth.scheduler.config.SchedulerConfigLoader;
 import io.fabric8.kubernetes.api.model.Node;
@@ -33,7 +35,10 @@ import org.slf4j.LoggerFactory;
  * much of the pod's cost is the server's (compared with the in-process harness at the same size).
  *
  * <p>{@code java -cp benchmarks/target/benchmarks.jar io.berth.bench.scheduler.SchedulerEndToEndRun
- * [nodes] [pods]}; defaults 500 2000.
+ * [nodes] [pods]}; defaults 500 2000. Events are recorded through the daemon's
+ * {@link KubernetesEventRecorder} unless {@code -Dberth.bench.events=false}; the CPU is reported
+ * when the last pod is bound and again once the server has every pod's {@code Scheduled} event, with
+ * the Java threads' CPU split by group.
  */
 public final class SchedulerEndToEndRun {
   private static final Logger LOG = LoggerFactory.getLogger(SchedulerEndToEndRun.class);
@@ -63,6 +68,8 @@ public final class SchedulerEndToEndRun {
       Lister<Pod> podLister = informers.lister(Pod.class);
       SchedulerAssembly assembly = SchedulerAssembly.builder(SchedulerConfigLoader.defaults(registry),
           registry).client(client).listers(new InformerListers(informers)).meterRegistry(metrics)
+          .eventRecorders(name -> Boolean.parseBoolean(System.getProperty("berth.bench.events", "true"))
+              ? new KubernetesEventRecorder(client, name, metrics) : EventRecorder.NOOP)
           .informerPod(p -> podLister.get(p.getMetadata().getNamespace(), p.getMetadata().getName()))
           .build();
       AtomicInteger bound = new AtomicInteger();
@@ -84,6 +91,7 @@ public final class SchedulerEndToEndRun {
         toCreate.add(PerfObjects.pod("default", "e2e-" + i, b -> b.editMetadata().withUid(null)
             .withResourceVersion(null).withCreationTimestamp(null).endMetadata()));
       }
+      ThreadCpuSplit threads = ThreadCpuSplit.start();
       long cpu0 = processCpuNanos();
       long t0 = System.nanoTime();
       ExecutorService creators = Executors.newFixedThreadPool(4);
@@ -105,8 +113,17 @@ public final class SchedulerEndToEndRun {
       }
       long elapsed = System.nanoTime() - t0;
       long cpu = processCpuNanos() - cpu0;
-      creators.shutdown();
-      creators.awaitTermination(10, TimeUnit.SECONDS);
+      // the Scheduled events may still be on their way: wait for the server to have them all
+      boolean events = Boolean.parseBoolean(System.getProperty("berth.bench.events", "true"));
+      long eventsDeadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+      while (events && cluster.requestLog().count("create", "events") < pods
+          && System.nanoTime() < eventsDeadline) {
+        Thread.sleep(10);
+      }
+      long eventsWritten = cluster.requestLog().count("create", "events");
+      long eventsElapsed = System.nanoTime() - t0;
+      long cpuWithEvents = processCpuNanos() - cpu0;
+      String split = threads.report(pods);
       Timer bind = metrics.find("scheduler.framework.extension.point.duration")
           .tag("extension_point", "Bind").timer();
       double bindMeanMs = bind == null ? Double.NaN : bind.mean(TimeUnit.MILLISECONDS);
@@ -119,6 +136,12 @@ public final class SchedulerEndToEndRun {
           100 * (1 - inProcPerPodMs / e2ePerPodMs)));
       // CPU time of the whole JVM (clients, server, scheduler) per pod: comparable on a loaded machine.
       LOG.info(String.format("end to end: process CPU %.2f ms per pod", cpu / 1e6 / pods));
+      LOG.info(String.format("end to end: %d Scheduled events created %.1f s after the first create;"
+          + " process CPU %.2f ms per pod by then; recorder %s%n%s", eventsWritten, eventsElapsed / 1e9,
+          cpuWithEvents / 1e6 / pods, metrics.find("berth_scheduler_events").counters().stream()
+              .map(c -> c.getId().getTag("result") + "=" + (long) c.count()).sorted().toList(), split));
+      creators.shutdown();
+      creators.awaitTermination(10, TimeUnit.SECONDS);
       assembly.stop(Duration.ofSeconds(10));
       informers.shutdown();
       client.close();

@@ -1,0 +1,70 @@
+package io.berth.informer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import org.junit.jupiter.api.Test;
+
+/** Decoding of watch frames, both layouts; the transport is covered by the mock-server tests and the IT. */
+class WebSocketWatchStreamTest {
+
+  private final WebSocketWatchStream<Pod> stream =
+      new WebSocketWatchStream<>(Pod.class, new KubernetesSerialization(), "Pod (test)");
+
+  private static String pod(String name, String rv) {
+    return "{\"kind\":\"Pod\",\"apiVersion\":\"v1\",\"metadata\":{\"name\":\"" + name + "\",\"namespace\":\"ns\","
+        + "\"resourceVersion\":\"" + rv + "\"},\"spec\":{\"nodeName\":\"n1\",\"containers\":[{\"name\":\"c\"}]}}";
+  }
+
+  @Test
+  void theApiServersLayoutIsBoundToTheWatchedClass() {
+    WatchEvent<Pod> event = stream.decode("{\"type\":\"MODIFIED\",\"object\":" + pod("a", "12") + "}");
+    assertThat(event.type()).isEqualTo(WatchEvent.Type.MODIFIED);
+    assertThat(event.resourceVersion()).isEqualTo("12");
+    Pod pod = event.object().orElseThrow();
+    assertThat(pod.getMetadata().getName()).isEqualTo("a");
+    assertThat(pod.getSpec().getNodeName()).isEqualTo("n1");
+    assertThat(stream.decode("{\"type\":\"ADDED\",\"object\":" + pod("b", "13") + "}\n").type())
+        .isEqualTo(WatchEvent.Type.ADDED);
+    assertThat(stream.decode("{\"type\":\"DELETED\",\"object\":" + pod("b", "14") + "}").type())
+        .isEqualTo(WatchEvent.Type.DELETED);
+  }
+
+  @Test
+  void anotherFieldOrderGoesThroughFabric8sDecoding() {
+    WatchEvent<Pod> event = stream.decode("{\"object\":" + pod("a", "15") + ",\"type\":\"ADDED\"}");
+    assertThat(event.type()).isEqualTo(WatchEvent.Type.ADDED);
+    assertThat(event.object().orElseThrow().getMetadata().getName()).isEqualTo("a");
+    assertThat(event.resourceVersion()).isEqualTo("15");
+  }
+
+  @Test
+  void bookmarksCarryOnlyTheResourceVersion() {
+    WatchEvent<Pod> event = stream.decode("{\"type\":\"BOOKMARK\",\"object\":{\"kind\":\"Pod\",\"apiVersion\":\"v1\","
+        + "\"metadata\":{\"resourceVersion\":\"99\"}}}");
+    assertThat(event.type()).isEqualTo(WatchEvent.Type.BOOKMARK);
+    assertThat(event.resourceVersion()).isEqualTo("99");
+    assertThat(event.object()).isEmpty();
+  }
+
+  @Test
+  void anErrorEventCarriesTheServersStatus() {
+    WatchEvent<Pod> event = stream.decode("{\"type\":\"ERROR\",\"object\":{\"kind\":\"Status\",\"apiVersion\":\"v1\","
+        + "\"status\":\"Failure\",\"message\":\"too old resource version: 5 (90)\",\"reason\":\"Expired\",\"code\":410}}");
+    assertThat(event.type()).isEqualTo(WatchEvent.Type.ERROR);
+    assertThat(event.cause()).get().isInstanceOfSatisfying(KubernetesClientException.class,
+        e -> assertThat(e.getCode()).isEqualTo(410));
+    assertThat(ApiErrors.isExpired(event.cause().orElseThrow())).isTrue();
+  }
+
+  @Test
+  void anUndecodableFrameIsAnErrorAndAnUnknownTypeIsSkipped() {
+    WatchEvent<Pod> bad = stream.decode("{\"type\":\"ADDED\",\"object\":{\"metadata\":[1,2]}}");
+    assertThat(bad.type()).isEqualTo(WatchEvent.Type.ERROR);
+    assertThat(bad.cause().orElseThrow().getMessage()).contains("Pod (test)").contains("undecodable");
+    assertThat(stream.decode("not json").type()).isEqualTo(WatchEvent.Type.ERROR);
+    assertThat(stream.decode("{\"type\":\"SOMETHING\",\"object\":" + pod("a", "1") + "}")).isNull();
+  }
+}
