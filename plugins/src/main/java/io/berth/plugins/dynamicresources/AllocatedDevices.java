@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.resource.v1.AllocationResult;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequestAllocationResult;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import java.math.BigInteger;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -23,13 +24,20 @@ import java.util.Set;
  *
  * <p>The listing is computed from the lister on each call, not from informer events: the queue
  * may move a pod on a claim event before this cache's own handler has seen it, while the lister
- * is already up to date. Thread-safe: both maps are guarded by {@code this}.
+ * is already up to date; each claim object's devices are decoded once (memoized by object
+ * identity, as informer objects are replaced, never changed), so a listing costs a pass over
+ * the claims and a union of their device sets. Thread-safe: all three maps are guarded by
+ * {@code this}.
  */
 final class AllocatedDevices {
   // claim uid -> the claim as Reserve assumed it (allocation in flight)
   private final Map<String, ResourceClaim> pending = new HashMap<>();
   // claim uid -> the claim as PreBind wrote it, until the informer catches up
   private final Map<String, ResourceClaim> assumed = new HashMap<>();
+  // claim uid -> the devices of the claim object last listed under that uid
+  private Map<String, Decoded> decoded = new HashMap<>();
+
+  private record Decoded(ResourceClaim claim, Set<DeviceId> devices) {}
 
   /** An informer add or update: a written claim the informer has caught up with is dropped. */
   synchronized void upsert(ResourceClaim claim) {
@@ -78,24 +86,30 @@ final class AllocatedDevices {
    */
   synchronized Set<DeviceId> snapshot(List<ResourceClaim> fromInformer) {
     Set<DeviceId> all = new HashSet<>();
-    Set<String> seen = new HashSet<>();
+    Map<String, Decoded> next = new HashMap<>(Math.max(16, decoded.size() * 2));
     for (ResourceClaim c : fromInformer) {
       ResourceClaim current = claim(c);
-      seen.add(current.getMetadata().getUid());
-      if (current.getStatus() != null) {
-        all.addAll(devices(current.getStatus().getAllocation()));
+      String uid = current.getMetadata().getUid();
+      Decoded d = decoded.get(uid);
+      if (d == null || d.claim() != current) {
+        d = new Decoded(current, current.getStatus() == null ? Set.of()
+            : devices(current.getStatus().getAllocation()));
       }
+      next.put(uid, d);
+      all.addAll(d.devices());
     }
+    // claims gone from the listing are forgotten with this swap
+    decoded = next;
     // written claims the lister does not show yet
     for (Map.Entry<String, ResourceClaim> e : assumed.entrySet()) {
-      if (!seen.contains(e.getKey()) && e.getValue().getStatus() != null) {
+      if (!next.containsKey(e.getKey()) && e.getValue().getStatus() != null) {
         all.addAll(devices(e.getValue().getStatus().getAllocation()));
       }
     }
     for (ResourceClaim c : pending.values()) {
       all.addAll(devices(c.getStatus().getAllocation()));
     }
-    return Set.copyOf(all);
+    return Collections.unmodifiableSet(all);
   }
 
   /** The devices of an allocation that block others (admin access ones do not). */

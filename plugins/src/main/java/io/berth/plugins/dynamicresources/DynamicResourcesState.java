@@ -27,7 +27,7 @@ final class DynamicResourcesState implements StateData {
   final NodeSelectorMatcher[] availableOnNodes;
   final AllocationResult[] allocations;
   final Allocator allocator;
-  final Map<String, List<AllocationResult>> nodeAllocations = new ConcurrentHashMap<>();
+  final Map<String, Allocator.Allocation> nodeAllocations = new ConcurrentHashMap<>();
   final Set<Integer> unavailableClaims;
   // devices of pods preemption's simulation removed from the node being evaluated
   final Set<DeviceId> freed;
