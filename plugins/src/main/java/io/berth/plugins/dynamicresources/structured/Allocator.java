@@ -264,7 +264,8 @@ public final class Allocator {
     private final BooleanSupplier expired;
     private final Set<DeviceId> freed;
     private final List<Pools.Candidate> candidates;
-    private final Set<DeviceId> allocating = new HashSet<>();
+    // devices taken by this search so far; allocated at the first one
+    private Set<DeviceId> allocating = Set.of();
     private final List<Chosen> chosen = new ArrayList<>();
     // per claim index: the chosen alternatives' devices, in order
     private final int[] claimStart;
@@ -410,8 +411,9 @@ public final class Allocator {
     }
 
     private boolean free(Alternative alt, Pools.Candidate d) {
-      return alt.adminAccess() || ((!allocated.contains(d.id()) || freed.contains(d.id()))
-          && !allocating.contains(d.id()));
+      return alt.adminAccess() || ((!allocated.contains(d.id())
+          || (!freed.isEmpty() && freed.contains(d.id())))
+          && (allocating.isEmpty() || !allocating.contains(d.id())));
     }
 
     private boolean matches(int c, Alternative alt, Pools.Candidate d)
@@ -473,6 +475,9 @@ public final class Allocator {
         }
       }
       if (!alt.adminAccess()) {
+        if (allocating.isEmpty()) {
+          allocating = new HashSet<>();
+        }
         allocating.add(d.id());
       }
       chosen.add(new Chosen(alt, d));

@@ -1,9 +1,12 @@
 package io.berth.plugins.dynamicresources.structured;
 
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Builds {@link Pools} from the ResourceSlice lister's current listing, reusing what the
@@ -21,6 +24,9 @@ import java.util.Map;
 public final class PoolsCache {
   // slice name -> its devices, for the slice versions of the last listing
   private Map<String, SliceDevices> bySlice = Map.of();
+  // the objects of the last listing, by identity: the common unchanged case costs no string
+  // hashing or comparison
+  private Set<ResourceSlice> lastObjects = Set.of();
   private Pools last;
 
   /** The pools of {@code slices} (the lister's complete listing). */
@@ -35,6 +41,9 @@ public final class PoolsCache {
       next.put(name, known != null && known.sameVersion(s) ? known : new SliceDevices(s));
     }
     bySlice = next;
+    Set<ResourceSlice> objects = Collections.newSetFromMap(new IdentityHashMap<>());
+    objects.addAll(slices);
+    lastObjects = objects;
     last = new Pools(slices, s -> next.get(s.getMetadata().getName()));
     return last;
   }
@@ -43,6 +52,9 @@ public final class PoolsCache {
   private boolean unchanged(List<ResourceSlice> slices) {
     if (slices.size() != bySlice.size()) {
       return false;
+    }
+    if (lastObjects.size() == slices.size() && lastObjects.containsAll(slices)) {
+      return true;
     }
     for (ResourceSlice s : slices) {
       SliceDevices known = bySlice.get(s.getMetadata().getName());
