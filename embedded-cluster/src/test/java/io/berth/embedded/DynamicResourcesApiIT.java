@@ -105,6 +105,12 @@ class DynamicResourcesApiIT {
     assertInvalid(() -> client.resources(ResourceClaimTemplate.class).resource(template).create(),
         "spec.spec.devices.requests[0].exactly.count: Invalid value: 2: must not be specified when allocationMode "
             + "is 'All'");
+    ResourceClaim tooLong = claim("too-long", 1);
+    tooLong.getSpec().getDevices().getRequests().get(0).getExactly().setSelectors(List.of(
+        new io.fabric8.kubernetes.api.model.resource.v1.DeviceSelectorBuilder().withNewCel()
+            .withExpression("true" + " && true".repeat(1280)).endCel().build()));
+    assertInvalid(() -> client.resources(ResourceClaim.class).resource(tooLong).create(),
+        "spec.devices.requests[0].exactly.selectors[0].cel.expression: Too long: may not be more than 10240 bytes");
   }
 
   @Test

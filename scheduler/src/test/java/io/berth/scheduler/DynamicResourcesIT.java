@@ -81,12 +81,15 @@ class DynamicResourcesIT {
   }
 
   private void claim(String name, int count, String model) {
+    claimSelecting(name, count, "device.attributes['" + DRIVER + "'].model == '" + model + "'");
+  }
+
+  private void claimSelecting(String name, int count, String expression) {
     client.resources(ResourceClaim.class).inNamespace("default").resource(
         new ResourceClaimBuilder().withNewMetadata().withName(name).withNamespace("default")
             .endMetadata().withNewSpec().withNewDevices().addNewRequest().withName("gpus")
             .withNewExactly().withDeviceClassName("gpu").withCount((long) count)
-            .addNewSelector().withNewCel()
-            .withExpression("device.attributes['" + DRIVER + "'].model == '" + model + "'")
+            .addNewSelector().withNewCel().withExpression(expression)
             .endCel().endSelector().endExactly().endRequest().endDevices().endSpec().build())
         .create();
   }
@@ -155,6 +158,25 @@ class DynamicResourcesIT {
     client.resources(ResourceClaim.class).inNamespace("default").resource(freed).updateStatus();
     assertThat(getClaim("two-a100").getStatus().getAllocation()).isNull();
     await().atMost(WAIT).until(() -> "n1".equals(nodeOf("third")));
+  }
+
+  @Test
+  void aSelectorOverTheCostLimitIsReportedOnItsPodAndOthersStillSchedule() throws Exception {
+    scheduler = new InProcessScheduler(client, null);
+    // 10^6 iterations of the innermost step: past upstream's runtime cost limit of 10^6
+    String costly = "[1,2,3,4,5,6,7,8,9,10].all(a, [1,2,3,4,5,6,7,8,9,10].all(b,"
+        + " [1,2,3,4,5,6,7,8,9,10].all(c, [1,2,3,4,5,6,7,8,9,10].all(d,"
+        + " [1,2,3,4,5,6,7,8,9,10].all(e, [1,2,3,4,5,6,7,8,9,10].all(f, a + b + c + d + e + f"
+        + " > 0))))))";
+    claimSelecting("costly", 1, costly);
+    pod("costly", "costly");
+    await().atMost(WAIT).until(() -> failedSchedulingSays("costly", "claim default/costly:"
+        + " selector #0: CEL runtime error: operation cancelled: actual cost limit exceeded"));
+    assertThat(failedSchedulingSays("costly", costly)).isTrue();
+    claim("one-h100", 1, "h100");
+    pod("fine", "one-h100");
+    await().atMost(WAIT).until(() -> "n2".equals(nodeOf("fine")));
+    assertThat(nodeOf("costly")).isNull();
   }
 
   @Test

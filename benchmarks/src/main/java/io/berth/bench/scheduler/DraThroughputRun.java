@@ -2,11 +2,9 @@ package io.berth.bench.scheduler;
 
 import io.berth.framework.ObjectLister;
 import io.berth.framework.runtime.Registry;
-import io.berth.plugins.InTreeRegistry;
 import io.berth.plugins.dynamicresources.ClaimWrites;
 import io.berth.plugins.dynamicresources.DynamicResources;
 import io.berth.scheduler.SchedulerAssembly;
-import io.berth.scheduler.config.SchedulerConfigLoader;
 import io.berth.scheduler.config.SchedulerConfiguration;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -42,11 +40,15 @@ import org.slf4j.LoggerFactory;
  * node, a DeviceClass selecting the driver by CEL, and {@code pods} pods each with its own
  * ResourceClaim for one device of model {@code a100}; claims, slices and classes are in memory
  * (the harness has no API server), PreBind's writes go to that store and back to the plugin as
- * the claim informer would deliver them. Measures pods/s as the average of 1 s samples and
- * overall, as {@link SchedulerThroughputRun}.
+ * the claim informer would deliver them. With {@code initPods}, that many such pods are
+ * scheduled first, unmeasured (upstream scheduler_perf's init pods). Measures the measured pods'
+ * pods/s as the average of 1 s samples and overall, as {@link SchedulerThroughputRun}, and the
+ * process CPU time per measured pod (all threads: scheduling, Filter workers, binding, the
+ * harness and GC; what the wall-clock figures cost on a loaded machine).
  *
  * <p>{@code java -cp benchmarks/target/benchmarks.jar io.berth.bench.scheduler.DraThroughputRun
- * [nodes] [gpusPerNode] [pods] [runs]}; defaults 1000 8 4000 3. Single-threaded driver.
+ * [nodes] [gpusPerNode] [pods] [runs] [initPods]}; defaults 1000 8 4000 3 0. Single-threaded
+ * driver; the scheduler runs its own threads.
  */
 public final class DraThroughputRun {
   private static final Logger LOG = LoggerFactory.getLogger(DraThroughputRun.class);
@@ -89,14 +91,17 @@ public final class DraThroughputRun {
     int gpus = args.length > 1 ? Integer.parseInt(args[1]) : 8;
     int pods = args.length > 2 ? Integer.parseInt(args[2]) : 4000;
     int runs = args.length > 3 ? Integer.parseInt(args[3]) : 3;
-    StringBuilder table = new StringBuilder("\n| run | nodes x GPUs | pods | pods/s (avg of 1 s"
-        + " samples) | pods/s (overall) |\n|---|---|---|---|---|\n");
+    int init = args.length > 4 ? Integer.parseInt(args[4]) : 0;
+    StringBuilder table = new StringBuilder("\n| run | nodes x GPUs | pods (init+measured) |"
+        + " pods/s (avg of 1 s samples) | pods/s (overall) | process CPU ms per pod |\n"
+        + "|---|---|---|---|---|---|\n");
     for (int r = 0; r < runs; r++) {
-      double[] res = run(nodes, gpus, pods);
-      LOG.info("run {}: {} pods/s (avg of 1 s samples), {} overall", r + 1,
-          String.format("%.0f", res[0]), String.format("%.0f", res[1]));
-      table.append(String.format("| %d | %d x %d | %d | %.0f | %.0f |%n", r + 1, nodes, gpus,
-          pods, res[0], res[1]));
+      double[] res = run(nodes, gpus, init, pods);
+      LOG.info("run {}: {} pods/s (avg of 1 s samples), {} overall, {} CPU ms per pod", r + 1,
+          String.format("%.0f", res[0]), String.format("%.0f", res[1]),
+          String.format("%.2f", res[2]));
+      table.append(String.format("| %d | %d x %d | %d+%d | %.0f | %.0f | %.2f |%n", r + 1, nodes,
+          gpus, init, pods, res[0], res[1], res[2]));
     }
     LOG.info("{}", table);
   }
@@ -127,8 +132,10 @@ public final class DraThroughputRun {
         .endSelector().endExactly().endRequest().endDevices().endSpec().build();
   }
 
-  /** One run: {pods/s avg of 1 s samples, pods/s overall}. */
-  static double[] run(int nodes, int gpus, int podCount) throws Exception {
+  /**
+   * One run: {measured pods/s avg of 1 s samples, overall, process CPU ms per measured pod}.
+   */
+  static double[] run(int nodes, int gpus, int init, int podCount) throws Exception {
     MemoryLister<ResourceClaim> claims = new MemoryLister<>();
     MemoryLister<ResourceSlice> slices = new MemoryLister<>();
     MemoryLister<DeviceClass> classes = new MemoryLister<>();
@@ -172,33 +179,11 @@ public final class DraThroughputRun {
     AtomicInteger bound = new AtomicInteger();
     AtomicReference<SchedulerAssembly> ref = new AtomicReference<>();
     HarnessClock clock = new HarnessClock();
-    HarnessBinder binder = new HarnessBinder((unbound, pod, latency) -> {
-      Pod old = current.put(key(pod), pod);
-      ref.get().podHandler().onUpdate(old != null ? old : unbound, pod);
-      bound.incrementAndGet();
-    });
-    Registry registry = new Registry();
-    Registry inTree = InTreeRegistry.create();
-    for (String name : inTree.names()) {
-      if (!name.equals(DynamicResources.NAME)) {
-        registry.register(name, inTree.get(name).orElseThrow());
-      }
-    }
-    registry.register(DynamicResources.NAME, (a, handle) -> plugin.get())
-        .register(HarnessBinder.NAME, (a, handle) -> binder)
-        .register(HarnessClock.NAME, (a, handle) -> clock);
-    SchedulerConfiguration config = SchedulerConfigLoader.load(String.join("\n",
-        "apiVersion: kubescheduler.config.k8s.io/v1",
-        "kind: KubeSchedulerConfiguration",
-        "parallelism: " + Integer.getInteger("berth.parallelism", 16),
-        "profiles:",
-        "- schedulerName: default-scheduler",
-        "  plugins:",
-        "    preFilter:",
-        "      enabled: [{name: " + HarnessClock.NAME + "}]",
-        "    multiPoint:",
-        "      enabled: [{name: " + HarnessBinder.NAME + "}]",
-        "      disabled: [{name: DefaultBinder}]"), registry);
+    HarnessBinder binder = new HarnessBinder(HarnessProfile.feedBack(current, ref::get,
+        pod -> bound.incrementAndGet()));
+    Registry registry = HarnessProfile.registry(DynamicResources.NAME,
+        (a, handle) -> plugin.get(), binder, clock);
+    SchedulerConfiguration config = HarnessProfile.config(registry, List.of(), List.of());
     HarnessPodApi podApi = new HarnessPodApi(current, () -> ref.get().podHandler());
     SchedulerAssembly assembly = SchedulerAssembly.builder(config, registry)
         .informerPod(p -> Optional.ofNullable(current.get(key(p))))
@@ -209,17 +194,21 @@ public final class DraThroughputRun {
       for (int i = 0; i < nodes; i++) {
         assembly.nodeHandler().onAdd(PerfObjects.node("node-" + i, null), true);
       }
-      List<Pod> pods = new ArrayList<>(podCount);
-      for (int i = 0; i < podCount; i++) {
-        String name = "measured-" + i;
-        claims.put(claim(name + "-gpu"));
-        pods.add(PerfObjects.pod("perf", name, b -> b.editSpec().addNewResourceClaim()
-            .withName("gpu").withResourceClaimName(name + "-gpu").endResourceClaim().endSpec()));
+      List<Pod> initPods = pods("init-", init, claims);
+      for (Pod pod : initPods) {
+        current.put(key(pod), pod);
+        assembly.podHandler().onAdd(pod, false);
       }
+      awaitBound(bound, init);
+      List<Pod> pods = pods("measured-", podCount, claims);
       List<Integer> samples = new ArrayList<>();
+      com.sun.management.OperatingSystemMXBean os = (com.sun.management.OperatingSystemMXBean)
+          java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+      long cpu0 = os.getProcessCpuTime();
+      int bound0 = bound.get();
       long t0 = System.nanoTime();
       Thread sampler = new Thread(() -> {
-        int last = 0;
+        int last = bound0;
         while (!Thread.currentThread().isInterrupted()) {
           try {
             Thread.sleep(1000);
@@ -239,35 +228,51 @@ public final class DraThroughputRun {
         current.put(key(pod), pod);
         assembly.podHandler().onAdd(pod, false);
       }
-      long deadline = System.nanoTime() + Duration.ofMinutes(10).toNanos();
-      while (bound.get() < podCount) {
-        if (System.nanoTime() > deadline) {
-          throw new IllegalStateException("only " + bound.get() + " of " + podCount
-              + " pods bound");
-        }
-        Thread.sleep(5);
-      }
+      awaitBound(bound, init + podCount);
       double elapsed = (System.nanoTime() - t0) / 1e9;
+      double cpuPerPod = (os.getProcessCpuTime() - cpu0) / 1e6 / podCount;
       sampler.interrupt();
       sampler.join();
       long allocated = claims.list().stream().filter(c -> c.getStatus() != null
           && c.getStatus().getAllocation() != null).count();
-      if (allocated != podCount) {
-        throw new IllegalStateException(allocated + " of " + podCount + " claims allocated");
+      if (allocated != init + podCount) {
+        throw new IllegalStateException(allocated + " of " + (init + podCount)
+            + " claims allocated");
       }
       double avg;
       synchronized (samples) {
         avg = samples.isEmpty() ? podCount / elapsed
             : samples.stream().mapToInt(Integer::intValue).average().orElse(0);
       }
-      return new double[] {avg, podCount / elapsed};
+      return new double[] {avg, podCount / elapsed, cpuPerPod};
     } finally {
       assembly.stop(Duration.ofSeconds(10));
       podApi.close();
     }
   }
 
+  private static List<Pod> pods(String prefix, int count, MemoryLister<ResourceClaim> claims) {
+    List<Pod> pods = new ArrayList<>(count);
+    for (int i = 0; i < count; i++) {
+      String name = prefix + i;
+      claims.put(claim(name + "-gpu"));
+      pods.add(PerfObjects.pod("perf", name, b -> b.editSpec().addNewResourceClaim()
+          .withName("gpu").withResourceClaimName(name + "-gpu").endResourceClaim().endSpec()));
+    }
+    return pods;
+  }
+
+  private static void awaitBound(AtomicInteger bound, int count) throws InterruptedException {
+    long deadline = System.nanoTime() + Duration.ofMinutes(10).toNanos();
+    while (bound.get() < count) {
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException("only " + bound.get() + " of " + count + " pods bound");
+      }
+      Thread.sleep(5);
+    }
+  }
+
   private static String key(Pod p) {
-    return p.getMetadata().getNamespace() + "/" + p.getMetadata().getName();
+    return HarnessProfile.key(p);
   }
 }

@@ -4,12 +4,10 @@ import io.berth.framework.FeatureGates;
 import io.berth.framework.ObjectLister;
 import io.berth.framework.runtime.ListerProvider;
 import io.berth.framework.runtime.Registry;
-import io.berth.plugins.InTreeRegistry;
 import io.berth.plugins.coscheduling.Coscheduling;
 import io.berth.plugins.coscheduling.PodGroup;
 import io.berth.plugins.coscheduling.PodGroupLister;
 import io.berth.scheduler.SchedulerAssembly;
-import io.berth.scheduler.config.SchedulerConfigLoader;
 import io.berth.scheduler.config.SchedulerConfiguration;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -91,41 +89,18 @@ public final class GangThroughputRun {
     AtomicLongArray complete = new AtomicLongArray(gangs);
     AtomicLongArray done = new AtomicLongArray(gangs);
     HarnessClock clock = new HarnessClock();
-    HarnessBinder binder = new HarnessBinder((unbound, pod, latency) -> {
-      Pod old = current.put(key(pod), pod);
-      ref.get().podHandler().onUpdate(old != null ? old : unbound, pod);
+    HarnessBinder binder = new HarnessBinder(HarnessProfile.feedBack(current, ref::get, pod -> {
       int gang = Integer.parseInt(pod.getMetadata().getLabels().get(PodGroup.LABEL).substring(1));
       if (boundPerGang[gang].incrementAndGet() == size) {
         done.set(gang, System.nanoTime());
       }
       bound.incrementAndGet();
-    });
+    }));
     PodGroupLister lister = (ns, name) -> Optional.ofNullable(groups.get(ns + "/" + name));
-    Registry inTree = InTreeRegistry.create();
-    Registry registry = new Registry();
-    for (String name : inTree.names()) {
-      if (!name.equals(Coscheduling.NAME)) {
-        registry.register(name, inTree.get(name).orElseThrow());
-      }
-    }
-    registry.register(Coscheduling.NAME, (a, handle) -> Coscheduling.create(a, handle, lister))
-        .register(HarnessBinder.NAME, (a, handle) -> binder)
-        .register(HarnessClock.NAME, (a, handle) -> clock);
-    SchedulerConfiguration config = SchedulerConfigLoader.load(String.join("\n",
-        "apiVersion: kubescheduler.config.k8s.io/v1",
-        "kind: KubeSchedulerConfiguration",
-        "parallelism: " + Integer.getInteger("berth.parallelism", 16),
-        "profiles:",
-        "- schedulerName: default-scheduler",
-        "  plugins:",
-        "    preFilter:",
-        "      enabled: [{name: " + HarnessClock.NAME + "}]",
-        "    multiPoint:",
-        "      enabled: [{name: " + HarnessBinder.NAME + "}, {name: Coscheduling}]",
-        "      disabled: [{name: DefaultBinder}, {name: PrioritySort}]",
-        "  pluginConfig:",
-        "  - name: PodTopologySpread",
-        "    args: {defaultingType: List}"), registry);
+    Registry registry = HarnessProfile.registry(Coscheduling.NAME,
+        (a, handle) -> Coscheduling.create(a, handle, lister), binder, clock);
+    SchedulerConfiguration config = HarnessProfile.config(registry, List.of(Coscheduling.NAME),
+        List.of("PrioritySort"), "  - name: PodTopologySpread", "    args: {defaultingType: List}");
     SimpleMeterRegistry meters = new SimpleMeterRegistry();
     HarnessPodApi podApi = new HarnessPodApi(current, () -> ref.get().podHandler());
     PodIndexes indexes = new PodIndexes(current);
@@ -322,6 +297,6 @@ public final class GangThroughputRun {
   }
 
   private static String key(Pod p) {
-    return p.getMetadata().getNamespace() + "/" + p.getMetadata().getName();
+    return HarnessProfile.key(p);
   }
 }

@@ -1,5 +1,6 @@
 package io.berth.embedded.server;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -32,6 +33,8 @@ final class ResourceApiValidation {
   static final int SLICE_MAX_DEVICES = 128;
   /** Upstream's {@code DeviceSelectorsMaxSize}. */
   static final int SELECTORS_MAX_SIZE = 32;
+  /** Upstream's {@code CELSelectorExpressionMaxLength} (bytes of UTF-8). */
+  static final int CEL_SELECTOR_EXPRESSION_MAX_LENGTH = 10 * 1024;
 
   private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
   private static final Pattern DNS_SUBDOMAIN =
@@ -206,6 +209,13 @@ final class ResourceApiValidation {
         check.fail(path + "[" + i + "]: Required value: exactly one of `cel` is required");
       }
       check.required(path + "[" + i + "].cel.expression", cel.path("expression"));
+      // upstream also compiles the expression and bounds its estimated cost; without a CEL
+      // compiler here that is left to the scheduler, which bounds the evaluation's cost
+      int bytes = cel.path("expression").asString("").getBytes(StandardCharsets.UTF_8).length;
+      if (bytes > CEL_SELECTOR_EXPRESSION_MAX_LENGTH) {
+        check.fail(path + "[" + i + "].cel.expression: Too long: may not be more than "
+            + CEL_SELECTOR_EXPRESSION_MAX_LENGTH + " bytes");
+      }
     }
   }
 

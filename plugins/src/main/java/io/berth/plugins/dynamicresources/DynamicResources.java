@@ -29,6 +29,7 @@ import io.berth.framework.StatusException;
 import io.berth.plugins.dynamicresources.structured.AllocationException;
 import io.berth.plugins.dynamicresources.structured.Allocator;
 import io.berth.plugins.dynamicresources.structured.DeviceSelectors;
+import io.berth.plugins.dynamicresources.structured.PoolsCache;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.resource.v1.AllocationResult;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceClass;
@@ -63,7 +64,11 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Created once per profile by {@link #create}, which asks the handle for ResourceClaim,
  * ResourceSlice and DeviceClass listers and feeds the claim informer into
- * {@link AllocatedDevices}. PreEnqueue runs under the queue's lock, PreFilter/Reserve/PostFilter
+ * {@link AllocatedDevices}. PreFilter reads the slice lister each cycle, but the slices are
+ * indexed by node again only when the listing changed ({@link PoolsCache}), and each device's
+ * selector outcomes are memoized per expression while its slice is unchanged, so a cycle costs
+ * a pass over the listings, not a CEL evaluation per device and node. PreEnqueue runs under the
+ * queue's lock, PreFilter/Reserve/PostFilter
  * on the scheduling thread, Filter on many threads, PreBind/Unreserve on binding threads; shared
  * structures are thread-safe. Status codes as upstream: rejections are
  * UnschedulableAndUnresolvable, a broken claim, class or selector is an Error naming it.
@@ -84,6 +89,7 @@ public final class DynamicResources implements PreEnqueuePlugin, PreFilterPlugin
   private final AllocatedDevices devices;
   private final ClaimWrites writer;
   private final DeviceSelectors cel = new DeviceSelectors();
+  private final PoolsCache pools = new PoolsCache();
   private final LongSupplier nanoClock;
 
   DynamicResources(DynamicResourcesArgs args, ObjectLister<ResourceClaim> claims,
@@ -214,7 +220,7 @@ public final class DynamicResources implements PreEnqueuePlugin, PreFilterPlugin
     Allocator allocator = null;
     if (!toAllocate.isEmpty()) {
       allocator = new Allocator(toAllocate, devices.snapshot(podClaims.all()),
-          name -> this.classes.get("", name), slices.list(), cel);
+          name -> this.classes.get("", name), pools.pools(slices.list()), cel);
     }
     state.write(STATE_KEY, new DynamicResourcesState(claims, selectors, allocator));
     return PreFilterResult.SUCCESS;
@@ -274,22 +280,25 @@ public final class DynamicResources implements PreEnqueuePlugin, PreFilterPlugin
     if (!s.hasClaims()) {
       return Status.SUCCESS;
     }
-    List<Integer> unavailable = new ArrayList<>();
+    List<Integer> unavailable = null;
     for (int i = 0; i < s.claims.length; i++) {
       if (s.availableOnNodes[i] != null && !s.availableOnNodes[i].matches(nodeInfo.getNode())) {
+        if (unavailable == null) {
+          unavailable = new ArrayList<>();
+        }
         unavailable.add(i);
       }
     }
-    if (!unavailable.isEmpty()) {
+    if (unavailable != null) {
       s.unavailableClaims.addAll(unavailable);
       return Status.unresolvable("resourceclaim not available on the node");
     }
     if (s.allocator == null) {
       return Status.SUCCESS;
     }
-    Optional<List<AllocationResult>> found;
+    Optional<Allocator.Allocation> found;
     try {
-      found = s.allocator.allocate(nodeInfo.getNode(), deadline(), s.freed);
+      found = s.allocator.find(nodeInfo.getNode(), deadline(), s.freed);
     } catch (AllocationException e) {
       return Status.error(e.getMessage());
     } catch (Allocator.TimeoutException e) {
@@ -354,10 +363,11 @@ public final class DynamicResources implements PreEnqueuePlugin, PreFilterPlugin
       return Status.SUCCESS;
     }
     List<ResourceClaim> toAllocate = s.allocator.claimsToAllocate();
-    List<AllocationResult> results = s.nodeAllocations.get(nodeName);
-    if (results == null) {
+    Allocator.Allocation found = s.nodeAllocations.get(nodeName);
+    if (found == null) {
       return Status.error("claim allocation not found for node");
     }
+    List<AllocationResult> results = found.results();
     if (results.size() != toAllocate.size()) {
       return Status.error("internal error, have " + results.size() + " allocations, "
           + toAllocate.size() + " claims to allocate");

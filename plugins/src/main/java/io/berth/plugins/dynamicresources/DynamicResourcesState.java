@@ -20,14 +20,18 @@ import java.util.concurrent.ConcurrentHashMap;
  * <p>Filter writes {@code nodeAllocations} and {@code unavailableClaims} from many threads
  * (concurrent collections); PreBind replaces {@code claims} entries on the binding thread; the
  * rest is written once in PreFilter. {@link #copy} shares everything but the freed devices, as
- * upstream shares its state between copies.
+ * upstream shares its whole state between copies: the framework copies the cycle state for each
+ * node with nominated pods (pods in their binding cycle are nominated) and for each preemption
+ * candidate, so a copy must cost nothing per node already filtered; Filter on a copy stores its
+ * node's allocation in the shared map, which the pass on the original state (or a later cycle)
+ * overwrites, as upstream's does.
  */
 final class DynamicResourcesState implements StateData {
   final ResourceClaim[] claims;
   final NodeSelectorMatcher[] availableOnNodes;
   final AllocationResult[] allocations;
   final Allocator allocator;
-  final Map<String, List<AllocationResult>> nodeAllocations = new ConcurrentHashMap<>();
+  final Map<String, Allocator.Allocation> nodeAllocations;
   final Set<Integer> unavailableClaims;
   // devices of pods preemption's simulation removed from the node being evaluated
   final Set<DeviceId> freed;
@@ -35,17 +39,19 @@ final class DynamicResourcesState implements StateData {
   DynamicResourcesState(List<ResourceClaim> claims, NodeSelectorMatcher[] availableOnNodes,
       Allocator allocator) {
     this(claims.toArray(ResourceClaim[]::new), availableOnNodes,
-        new AllocationResult[claims.size()], allocator, ConcurrentHashMap.newKeySet(),
-        ConcurrentHashMap.newKeySet());
+        new AllocationResult[claims.size()], allocator, new ConcurrentHashMap<>(),
+        ConcurrentHashMap.newKeySet(), ConcurrentHashMap.newKeySet());
   }
 
   private DynamicResourcesState(ResourceClaim[] claims, NodeSelectorMatcher[] availableOnNodes,
-      AllocationResult[] allocations, Allocator allocator, Set<Integer> unavailableClaims,
+      AllocationResult[] allocations, Allocator allocator,
+      Map<String, Allocator.Allocation> nodeAllocations, Set<Integer> unavailableClaims,
       Set<DeviceId> freed) {
     this.claims = claims;
     this.availableOnNodes = availableOnNodes;
     this.allocations = allocations;
     this.allocator = allocator;
+    this.nodeAllocations = nodeAllocations;
     this.unavailableClaims = unavailableClaims;
     this.freed = freed;
   }
@@ -61,9 +67,8 @@ final class DynamicResourcesState implements StateData {
   @Override
   public StateData copy() {
     DynamicResourcesState c = new DynamicResourcesState(claims, availableOnNodes, allocations,
-        allocator, unavailableClaims, ConcurrentHashMap.newKeySet());
+        allocator, nodeAllocations, unavailableClaims, ConcurrentHashMap.newKeySet());
     c.freed.addAll(freed);
-    c.nodeAllocations.putAll(nodeAllocations);
     return c;
   }
 }

@@ -35,7 +35,10 @@ final class VictimDevices implements PreFilterExtensions {
 
   @Override
   public Status addPod(CycleState cs, Pod podToSchedule, PodInfo podToAdd, NodeInfo nodeInfo) {
-    state.apply(cs).ifPresent(s -> s.freed.removeAll(exclusiveDevices(podToAdd.pod())));
+    // nothing was freed on this copy (the framework adds nominated pods on every node that has
+    // some): nothing to take back, no claims to resolve
+    state.apply(cs).filter(s -> !s.freed.isEmpty())
+        .ifPresent(s -> s.freed.removeAll(exclusiveDevices(podToAdd.pod())));
     return Status.SUCCESS;
   }
 

@@ -53,6 +53,21 @@ class AllocatedDevicesTest {
   }
 
   @Test
+  void eachListingFollowsTheClaimsItLists() {
+    AllocatedDevices cache = new AllocatedDevices();
+    ResourceClaim a1 = allocated("a", "1", false, "d1");
+    ResourceClaim b1 = allocated("b", "1", false, "d3");
+    assertEquals(Set.of(dev("d1"), dev("d3")), cache.snapshot(List.of(a1, b1)));
+    // the same objects again, then a new object of claim a with other devices
+    assertEquals(Set.of(dev("d1"), dev("d3")), cache.snapshot(List.of(b1, a1)));
+    assertEquals(Set.of(dev("d2"), dev("d3")),
+        cache.snapshot(List.of(allocated("a", "2", false, "d2"), b1)));
+    // b deleted, then recreated unallocated under the same uid
+    assertEquals(Set.of(dev("d2")), cache.snapshot(List.of(allocated("a", "2", false, "d2"))));
+    assertEquals(Set.of(), cache.snapshot(List.of(unallocated("b", "3"))));
+  }
+
+  @Test
   void writtenClaimWinsOverAStaleLister() {
     AllocatedDevices cache = new AllocatedDevices();
     ResourceClaim before = unallocated("a", "5");

@@ -189,6 +189,76 @@ class DynamicResourcesTest {
   }
 
   @Test
+  void aSelectorOverTheCostLimitFailsItsPodOnlyNamingClaimAndExpression() {
+    classes.put(deviceClass("gpu", "device.driver == 'gpu.example.com'"));
+    gpus("n1", 1);
+    String costly = "[1,2,3,4,5,6,7,8,9,10].all(a, [1,2,3,4,5,6,7,8,9,10].all(b,"
+        + " [1,2,3,4,5,6,7,8,9,10].all(c, [1,2,3,4,5,6,7,8,9,10].all(d,"
+        + " [1,2,3,4,5,6,7,8,9,10].all(e, [1,2,3,4,5,6,7,8,9,10].all(f, a + b + c + d + e + f"
+        + " > 0))))))";
+    claims.put(claim("costly", request("r", "gpu", 1, costly)));
+    claims.put(claim("fine", request("r", "gpu", 1,
+        "device.attributes['gpu.example.com'].model == 'a100'")));
+    CycleState cs = new CycleState();
+    Pod p = pod("p", "costly");
+    assertTrue(plugin.preFilter(cs, p, List.of()).status().isSuccess());
+    Status s = plugin.filter(cs, p, nodeInfo("n1"));
+    assertEquals(Code.ERROR, s.code());
+    assertTrue(s.message().startsWith("claim default/costly: selector #0: CEL runtime error:"
+        + " operation cancelled: actual cost limit exceeded"), s.message());
+    assertTrue(s.message().contains(costly), s.message());
+    // the same error on a retry, and the next pod is served as usual
+    Status again = plugin.filter(cs, p, nodeInfo("n1"));
+    assertEquals(s.message(), again.message());
+    CycleState cs2 = new CycleState();
+    Pod q = pod("q", "fine");
+    assertTrue(plugin.preFilter(cs2, q, List.of()).status().isSuccess());
+    assertTrue(plugin.filter(cs2, q, nodeInfo("n1")).isSuccess());
+  }
+
+  @Test
+  void aTooLongClassSelectorIsACompileErrorNamingTheClass() {
+    String longExpression = "device.driver == 'gpu.example.com'" + " && true".repeat(1300);
+    classes.put(deviceClass("gpu", longExpression));
+    gpus("n1", 1);
+    claims.put(claim("c1", request("r", "gpu", 1)));
+    CycleState cs = new CycleState();
+    Pod p = pod("p", "c1");
+    assertTrue(plugin.preFilter(cs, p, List.of()).status().isSuccess());
+    Status s = plugin.filter(cs, p, nodeInfo("n1"));
+    assertEquals(Code.ERROR, s.code());
+    assertTrue(s.message().startsWith("class gpu: selector #0: CEL compile error: compilation"
+        + " failed: expression too long"), s.message());
+  }
+
+  @Test
+  void aSliceUpdateIsSeenByTheNextCycle() {
+    classes.put(deviceClass("gpu", "device.driver == 'gpu.example.com'"));
+    gpus("n1", 1);
+    claims.put(claim("c1", request("r", "gpu", 1,
+        "device.attributes['gpu.example.com'].model == 'a100'")));
+    CycleState cs = new CycleState();
+    Pod p = pod("p", "c1");
+    assertTrue(plugin.preFilter(cs, p, List.of()).status().isSuccess());
+    assertTrue(plugin.filter(cs, p, nodeInfo("n1")).isSuccess());
+    // the driver withdraws the node's slice: the next cycle sees no device there
+    slices.remove(slice("slice-n1", "n1", "n1", "gpu.example.com"));
+    CycleState gone = new CycleState();
+    assertTrue(plugin.preFilter(gone, p, List.of()).status().isSuccess());
+    assertEquals("cannot allocate all claims", plugin.filter(gone, p, nodeInfo("n1")).message());
+    // it republishes it with another model, then with the model again
+    slices.put(slice("slice-n1", "n1", "n1", "gpu.example.com",
+        device("gpu-0", Map.of("model", "h100"), Map.of())));
+    CycleState other = new CycleState();
+    assertTrue(plugin.preFilter(other, p, List.of()).status().isSuccess());
+    assertEquals("cannot allocate all claims", plugin.filter(other, p, nodeInfo("n1")).message());
+    gpus("n1", 1);
+    CycleState back = new CycleState();
+    assertTrue(plugin.preFilter(back, p, List.of()).status().isSuccess());
+    assertTrue(plugin.filter(back, p, nodeInfo("n1")).isSuccess());
+  }
+
+  @Test
   void preemptionSimulationSeesVictimDevicesAsFree() {
     classes.put(deviceClass("gpu"));
     gpus("n1", 1);

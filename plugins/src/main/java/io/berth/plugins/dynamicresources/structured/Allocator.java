@@ -23,10 +23,8 @@ import io.fabric8.kubernetes.api.model.resource.v1.ExactDeviceRequest;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -46,8 +44,11 @@ import java.util.function.Function;
  * <p>The search is depth first with backtracking, as upstream: claims in order, requests in order,
  * devices in pool order (driver, pool name, slice, device); within one request devices are
  * chosen as combinations, not permutations. Constructed once per scheduling cycle (PreFilter)
- * from immutable inputs; {@link #allocate} keeps its state on its own stack, so Filter may call it
- * from many threads at once.
+ * from immutable inputs, when it also resolves the requests' classes and compiles their
+ * selectors (an error found then is thrown by every {@link #allocate}, as upstream reports it from
+ * Filter); a device's selector outcomes are memoized on its {@link DeviceView}.
+ * {@link #allocate} keeps its state on its own stack, so Filter may call it from many threads at
+ * once.
  */
 public final class Allocator {
   /** Upstream's {@code resourceapi.AllocationResultsMaxSize}: devices per claim. */
@@ -64,6 +65,11 @@ public final class Allocator {
   private final Function<String, Optional<DeviceClass>> classes;
   private final Pools pools;
   private final DeviceSelectors cel;
+  // per claim, per request: its alternatives; per claim: its constraints (both partial when
+  // invalid is set)
+  private final List<List<List<Alternative>>> requests = new ArrayList<>();
+  private final List<List<Constraint>> constraints = new ArrayList<>();
+  private final AllocationException invalid;
 
   /**
    * @param claims the claims to allocate, none allocated yet
@@ -74,11 +80,24 @@ public final class Allocator {
   public Allocator(List<ResourceClaim> claims, Set<DeviceId> allocated,
       Function<String, Optional<DeviceClass>> classes, List<ResourceSlice> slices,
       DeviceSelectors cel) {
+    this(claims, allocated, classes, new Pools(slices), cel);
+  }
+
+  /** As above, over pools already built from every ResourceSlice (see {@link PoolsCache}). */
+  public Allocator(List<ResourceClaim> claims, Set<DeviceId> allocated,
+      Function<String, Optional<DeviceClass>> classes, Pools pools, DeviceSelectors cel) {
     this.claims = List.copyOf(claims);
     this.allocated = allocated;
     this.classes = classes;
-    this.pools = new Pools(slices);
+    this.pools = pools;
     this.cel = cel;
+    AllocationException error = null;
+    try {
+      prepare();
+    } catch (AllocationException e) {
+      error = e;
+    }
+    this.invalid = error;
   }
 
   public List<ResourceClaim> claimsToAllocate() {
@@ -109,14 +128,95 @@ public final class Allocator {
    */
   public Optional<List<AllocationResult>> allocate(Node node, BooleanSupplier expired,
       Set<DeviceId> freed) throws AllocationException {
-    Search s = new Search(node, expired, freed);
-    if (!s.prepare()) {
-      return Optional.empty();
+    return find(node, expired, freed).map(Allocation::results);
+  }
+
+  /**
+   * As {@link #allocate(Node, BooleanSupplier, Set)}, answering the devices found and building
+   * the results only when {@link Allocation#results} is called.
+   */
+  public Optional<Allocation> find(Node node, BooleanSupplier expired, Set<DeviceId> freed)
+      throws AllocationException {
+    if (invalid != null) {
+      throw invalid;
     }
+    Search s = new Search(node, expired, freed);
     if (!s.claim(0)) {
       return Optional.empty();
     }
-    return Optional.of(s.results());
+    return Optional.of(s.found());
+  }
+
+  private void prepare() throws AllocationException {
+    for (ResourceClaim claim : claims) {
+      DeviceClaim devices = claim.getSpec() == null ? null : claim.getSpec().getDevices();
+      List<List<Alternative>> perRequest = new ArrayList<>();
+      List<DeviceRequest> reqs = devices == null || devices.getRequests() == null ? List.of()
+          : devices.getRequests();
+      for (DeviceRequest r : reqs) {
+        perRequest.add(alternatives(claim, r));
+      }
+      requests.add(perRequest);
+      List<Constraint> cs = new ArrayList<>();
+      List<DeviceConstraint> dcs = devices == null || devices.getConstraints() == null
+          ? List.of() : devices.getConstraints();
+      for (int i = 0; i < dcs.size(); i++) {
+        DeviceConstraint dc = dcs.get(i);
+        if (dc.getMatchAttribute() == null || dc.getMatchAttribute().isEmpty()) {
+          throw new AllocationException("claim " + key(claim) + ", constraint #" + i
+              + ": empty constraint (unsupported constraint type?)");
+        }
+        cs.add(new Constraint(dc.getRequests() == null ? Set.of() : Set.copyOf(dc.getRequests()),
+            dc.getMatchAttribute()));
+      }
+      constraints.add(cs);
+    }
+  }
+
+  private List<Alternative> alternatives(ResourceClaim claim, DeviceRequest r)
+      throws AllocationException {
+    List<Alternative> out = new ArrayList<>();
+    ExactDeviceRequest e = r.getExactly();
+    if (e != null) {
+      out.add(alternative(claim, r.getName(), null, e.getDeviceClassName(), e.getSelectors(),
+          e.getAllocationMode(), e.getCount(), Boolean.TRUE.equals(e.getAdminAccess())));
+    } else if (r.getFirstAvailable() != null && !r.getFirstAvailable().isEmpty()) {
+      for (DeviceSubRequest sub : r.getFirstAvailable()) {
+        out.add(alternative(claim, r.getName() + "/" + sub.getName(), r.getName(),
+            sub.getDeviceClassName(), sub.getSelectors(), sub.getAllocationMode(),
+            sub.getCount(), false));
+      }
+    } else {
+      throw new AllocationException("claim " + key(claim) + ", request " + r.getName()
+          + ": unsupported request type");
+    }
+    return out;
+  }
+
+  private Alternative alternative(ResourceClaim claim, String name, String parent,
+      String className, List<DeviceSelector> selectors, String mode, Long count,
+      boolean admin) throws AllocationException {
+    if (className == null || className.isEmpty()) {
+      throw new AllocationException("claim " + key(claim) + ", request " + name
+          + ": unsupported request type");
+    }
+    DeviceClass cls = classes.apply(className).orElseThrow(() -> new AllocationException(
+        "claim " + key(claim) + ", request " + name + ": could not retrieve device class "
+            + className + ": deviceclass.resource.k8s.io \"" + className + "\" not found"));
+    String m = mode == null || mode.isEmpty() ? MODE_EXACT : mode;
+    if (!m.equals(MODE_EXACT) && !m.equals(MODE_ALL)) {
+      throw new AllocationException("claim " + key(claim) + ", request " + name
+          + ": unsupported count mode " + m);
+    }
+    long n = count == null ? 1 : count;
+    if (m.equals(MODE_EXACT) && n <= 0) {
+      throw new AllocationException("claim " + key(claim) + ", request " + name
+          + ": count must be greater than zero");
+    }
+    return new Alternative(name, parent, cls,
+        compiled(cls.getSpec() == null ? null : cls.getSpec().getSelectors()),
+        "class " + cls.getMetadata().getName(), compiled(selectors), "claim " + key(claim),
+        m.equals(MODE_ALL), (int) Math.min(n, Integer.MAX_VALUE), admin);
   }
 
   /** The search ran past its deadline. */
@@ -126,9 +226,27 @@ public final class Allocator {
     }
   }
 
-  // One alternative of a request: an exact request or one subrequest of firstAvailable.
+  // One alternative of a request: an exact request or one subrequest of firstAvailable, with
+  // its class's and its own selectors and the owners their errors name.
   private record Alternative(String name, String parent, DeviceClass deviceClass,
-      List<DeviceSelector> selectors, boolean all, int count, boolean adminAccess) {
+      List<Selector> classSelectors, String classOwner, List<Selector> selectors,
+      String claimOwner, boolean all, int count, boolean adminAccess) {
+  }
+
+  // A selector as compiled for this cycle; program null when the CEL expression is missing.
+  private record Selector(String expression, DeviceSelectors.Compiled program) {
+  }
+
+  private List<Selector> compiled(List<DeviceSelector> selectors) {
+    if (selectors == null || selectors.isEmpty()) {
+      return List.of();
+    }
+    List<Selector> out = new ArrayList<>(selectors.size());
+    for (DeviceSelector s : selectors) {
+      String expression = s.getCel() == null ? null : s.getCel().getExpression();
+      out.add(new Selector(expression, expression == null ? null : cel.compile(expression)));
+    }
+    return out;
   }
 
   private record Constraint(Set<String> requests, String attribute) {
@@ -145,12 +263,9 @@ public final class Allocator {
     private final Node node;
     private final BooleanSupplier expired;
     private final Set<DeviceId> freed;
-    private final List<List<List<Alternative>>> requests = new ArrayList<>();
-    private final List<List<Constraint>> constraints = new ArrayList<>();
-    private final List<Pools.Candidate> candidates = new ArrayList<>();
-    private final Map<DeviceId, DeviceView> views = new HashMap<>();
-    private final Map<String, Boolean> selectable = new HashMap<>();
-    private final Set<DeviceId> allocating = new HashSet<>();
+    private final List<Pools.Candidate> candidates;
+    // devices taken by this search so far; allocated at the first one
+    private Set<DeviceId> allocating = Set.of();
     private final List<Chosen> chosen = new ArrayList<>();
     // per claim index: the chosen alternatives' devices, in order
     private final int[] claimStart;
@@ -164,80 +279,27 @@ public final class Allocator {
       this.expired = expired;
       this.freed = freed;
       this.claimStart = new int[claims.size() + 1];
+      this.candidates = pools.devicesFor(node);
     }
 
-    boolean prepare() throws AllocationException {
-      for (List<Pools.Candidate> list : pools.devicesFor(node).values()) {
-        candidates.addAll(list);
-      }
-      for (ResourceClaim claim : claims) {
-        DeviceClaim devices = claim.getSpec() == null ? null : claim.getSpec().getDevices();
-        List<List<Alternative>> perRequest = new ArrayList<>();
-        List<DeviceRequest> reqs = devices == null || devices.getRequests() == null ? List.of()
-            : devices.getRequests();
-        for (DeviceRequest r : reqs) {
-          perRequest.add(alternatives(claim, r));
-        }
-        requests.add(perRequest);
-        List<Constraint> cs = new ArrayList<>();
-        List<DeviceConstraint> dcs = devices == null || devices.getConstraints() == null
-            ? List.of() : devices.getConstraints();
-        for (int i = 0; i < dcs.size(); i++) {
-          DeviceConstraint dc = dcs.get(i);
-          if (dc.getMatchAttribute() == null || dc.getMatchAttribute().isEmpty()) {
-            throw new AllocationException("claim " + key(claim) + ", constraint #" + i
-                + ": empty constraint (unsupported constraint type?)");
+    // what was chosen; fails as results() would have on a slice selector it cannot merge
+    Allocation found() throws AllocationException {
+      for (int c = 0; c < claims.size(); c++) {
+        for (Chosen ch : chosen.subList(claimStart[c], claimStart[c + 1])) {
+          if (ch.device().nodeLocal()) {
+            break; // the claim is pinned to the node; later devices' selectors do not count
           }
-          cs.add(new Constraint(dc.getRequests() == null ? Set.of() : Set.copyOf(dc.getRequests()),
-              dc.getMatchAttribute()));
+          NodeSelector ns = Boolean.TRUE.equals(ch.device().slice().getSpec()
+              .getPerDeviceNodeSelection()) ? ch.device().device().getNodeSelector()
+              : ch.device().slice().getSpec().getNodeSelector();
+          if (ns != null && ns.getNodeSelectorTerms() != null
+              && ns.getNodeSelectorTerms().size() > 1) {
+            throw new AllocationException("unsupported ResourceSlice.NodeSelector with "
+                + ns.getNodeSelectorTerms().size() + " terms");
+          }
         }
-        constraints.add(cs);
       }
-      return true;
-    }
-
-    private List<Alternative> alternatives(ResourceClaim claim, DeviceRequest r)
-        throws AllocationException {
-      List<Alternative> out = new ArrayList<>();
-      ExactDeviceRequest e = r.getExactly();
-      if (e != null) {
-        out.add(alternative(claim, r.getName(), null, e.getDeviceClassName(), e.getSelectors(),
-            e.getAllocationMode(), e.getCount(), Boolean.TRUE.equals(e.getAdminAccess())));
-      } else if (r.getFirstAvailable() != null && !r.getFirstAvailable().isEmpty()) {
-        for (DeviceSubRequest sub : r.getFirstAvailable()) {
-          out.add(alternative(claim, r.getName() + "/" + sub.getName(), r.getName(),
-              sub.getDeviceClassName(), sub.getSelectors(), sub.getAllocationMode(),
-              sub.getCount(), false));
-        }
-      } else {
-        throw new AllocationException("claim " + key(claim) + ", request " + r.getName()
-            + ": unsupported request type");
-      }
-      return out;
-    }
-
-    private Alternative alternative(ResourceClaim claim, String name, String parent,
-        String className, List<DeviceSelector> selectors, String mode, Long count,
-        boolean admin) throws AllocationException {
-      if (className == null || className.isEmpty()) {
-        throw new AllocationException("claim " + key(claim) + ", request " + name
-            + ": unsupported request type");
-      }
-      DeviceClass cls = classes.apply(className).orElseThrow(() -> new AllocationException(
-          "claim " + key(claim) + ", request " + name + ": could not retrieve device class "
-              + className + ": deviceclass.resource.k8s.io \"" + className + "\" not found"));
-      String m = mode == null || mode.isEmpty() ? MODE_EXACT : mode;
-      if (!m.equals(MODE_EXACT) && !m.equals(MODE_ALL)) {
-        throw new AllocationException("claim " + key(claim) + ", request " + name
-            + ": unsupported count mode " + m);
-      }
-      long n = count == null ? 1 : count;
-      if (m.equals(MODE_EXACT) && n <= 0) {
-        throw new AllocationException("claim " + key(claim) + ", request " + name
-            + ": count must be greater than zero");
-      }
-      return new Alternative(name, parent, cls, selectors == null ? List.of() : selectors,
-          m.equals(MODE_ALL), (int) Math.min(n, Integer.MAX_VALUE), admin);
+      return new Allocation(node, List.copyOf(chosen), claimStart.clone());
     }
 
     // claims[c]: start with request 0
@@ -349,8 +411,9 @@ public final class Allocator {
     }
 
     private boolean free(Alternative alt, Pools.Candidate d) {
-      return alt.adminAccess() || ((!allocated.contains(d.id()) || freed.contains(d.id()))
-          && !allocating.contains(d.id()));
+      return alt.adminAccess() || ((!allocated.contains(d.id())
+          || (!freed.isEmpty() && freed.contains(d.id())))
+          && (allocating.isEmpty() || !allocating.contains(d.id())));
     }
 
     private boolean matches(int c, Alternative alt, Pools.Candidate d)
@@ -359,36 +422,23 @@ public final class Allocator {
         throw new AllocationException("pool " + d.pool().id() + " is invalid: "
             + d.pool().invalidReason());
       }
-      String memo = c + "\u0000" + alt.name() + "\u0000" + d.id();
-      Boolean known = selectable.get(memo);
-      if (known != null) {
-        return known;
-      }
-      DeviceView view = views.computeIfAbsent(d.id(), id -> new DeviceView(id.driver(),
-          d.device()));
-      boolean ok = selectorsMatch(alt.deviceClass().getSpec() == null ? List.of()
-              : alt.deviceClass().getSpec().getSelectors(), view,
-          "class " + alt.deviceClass().getMetadata().getName())
-          && selectorsMatch(alt.selectors(), view, "claim " + key(claims.get(c)));
-      selectable.put(memo, ok);
-      return ok;
+      DeviceView view = d.view();
+      return selectorsMatch(alt.classSelectors(), view, alt.classOwner())
+          && selectorsMatch(alt.selectors(), view, alt.claimOwner());
     }
 
-    private boolean selectorsMatch(List<DeviceSelector> selectors, DeviceView view, String owner)
+    private boolean selectorsMatch(List<Selector> selectors, DeviceView view, String owner)
         throws AllocationException {
-      if (selectors == null) {
-        return true;
-      }
       for (int i = 0; i < selectors.size(); i++) {
-        DeviceSelector s = selectors.get(i);
-        if (s.getCel() == null || s.getCel().getExpression() == null) {
+        Selector s = selectors.get(i);
+        if (s.program() == null) {
           throw new AllocationException(owner + ": selector #" + i
               + ": CEL expression empty (unsupported selector type?)");
         }
-        String expression = s.getCel().getExpression();
-        DeviceSelectors.Compiled compiled = cel.compile(expression);
+        String expression = s.expression();
+        DeviceSelectors.Compiled compiled = s.program();
         try {
-          if (!compiled.matches(view)) {
+          if (!view.selectedBy(compiled)) {
             return false;
           }
         } catch (DeviceSelectors.SelectorException e) {
@@ -404,12 +454,14 @@ public final class Allocator {
     // a constraint rejects it
     private boolean take(int c, Alternative alt, Pools.Candidate d) {
       List<Constraint> cs = constraints.get(c);
-      DeviceView view = views.computeIfAbsent(d.id(), id -> new DeviceView(id.driver(),
-          d.device()));
+      DeviceView view = null;
       for (int i = 0; i < cs.size(); i++) {
         Constraint k = cs.get(i);
         if (!k.covers(alt)) {
           continue;
+        }
+        if (view == null) {
+          view = d.view();
         }
         Optional<Object> v = view.attribute(k.attribute());
         if (v.isEmpty() || (constraintValues[i] != null && !constraintValues[i].equals(v.get()))) {
@@ -423,6 +475,9 @@ public final class Allocator {
         }
       }
       if (!alt.adminAccess()) {
+        if (allocating.isEmpty()) {
+          allocating = new HashSet<>();
+        }
         allocating.add(d.id());
       }
       chosen.add(new Chosen(alt, d));
@@ -445,8 +500,35 @@ public final class Allocator {
       }
       chosen.remove(chosen.size() - 1);
     }
+  }
 
-    List<AllocationResult> results() throws AllocationException {
+  /**
+   * One node's allocation as {@link #find} found it: the chosen devices, turned into
+   * {@code AllocationResult}s only when asked (Filter finds one per feasible node, Reserve needs
+   * one). Thread-safe: the results are built once, guarded by {@code this}.
+   */
+  public final class Allocation {
+    private final Node node;
+    private final List<Chosen> chosen;
+    // per claim index: where its devices start in chosen; one past the last claim: the end
+    private final int[] claimStart;
+    private List<AllocationResult> results;
+
+    private Allocation(Node node, List<Chosen> chosen, int[] claimStart) {
+      this.node = node;
+      this.chosen = chosen;
+      this.claimStart = claimStart;
+    }
+
+    /** The claims' allocation results, in claim order; built on the first call. */
+    public synchronized List<AllocationResult> results() {
+      if (results == null) {
+        results = build();
+      }
+      return results;
+    }
+
+    private List<AllocationResult> build() {
       List<AllocationResult> out = new ArrayList<>();
       for (int c = 0; c < claims.size(); c++) {
         List<Chosen> mine = chosen.subList(claimStart[c], claimStart[c + 1]);
@@ -486,7 +568,7 @@ public final class Allocator {
 
     // upstream's createNodeSelector: a node-local device pins the claim to the node; otherwise
     // the requirements of the slices' selectors, merged into one term; none: anywhere
-    private Optional<NodeSelector> nodeSelector(List<Chosen> mine) throws AllocationException {
+    private Optional<NodeSelector> nodeSelector(List<Chosen> mine) {
       List<NodeSelectorRequirement> fields = new ArrayList<>();
       List<NodeSelectorRequirement> exprs = new ArrayList<>();
       for (Chosen ch : mine) {
@@ -499,10 +581,6 @@ public final class Allocator {
         if (ns == null || ns.getNodeSelectorTerms() == null
             || ns.getNodeSelectorTerms().isEmpty()) {
           continue;
-        }
-        if (ns.getNodeSelectorTerms().size() > 1) {
-          throw new AllocationException("unsupported ResourceSlice.NodeSelector with "
-              + ns.getNodeSelectorTerms().size() + " terms");
         }
         NodeSelectorTerm t = ns.getNodeSelectorTerms().get(0);
         addNew(t.getMatchFields(), fields);

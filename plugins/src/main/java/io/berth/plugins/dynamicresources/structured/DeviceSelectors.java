@@ -23,9 +23,11 @@ import java.util.Map;
  * variable {@code device} with {@code driver}, {@code attributes} and {@code capacity} (maps by
  * domain, then by identifier), the Kubernetes {@code quantity} functions for capacities, the
  * result must be a bool. Upstream's limits apply: at most
- * {@link #MAX_EXPRESSION_LENGTH} characters, and an evaluation stops with an error once its cost
- * exceeds {@link #MAX_COST} (here one unit per evaluated sub-expression, cel-java having no cost
- * model of its own; upstream's {@code CELSelectorExpressionMaxCost}).
+ * {@link #MAX_EXPRESSION_LENGTH} bytes (UTF-8), and an evaluation stops with an error once its
+ * cost exceeds {@link #MAX_COST} (here one unit per evaluated sub-expression, cel-java having no
+ * cost model of its own; upstream's {@code CELSelectorExpressionMaxCost}). Upstream's API server
+ * also rejects a selector whose estimated worst-case cost exceeds that limit; cel-java has no
+ * cost estimator, so here only the evaluation is bounded.
  *
  * <p>Thread-safe: compiled programs are immutable; the small LRU cache of compiled expressions
  * (as upstream's {@code cel.NewCache(10)}) is guarded by {@code this}.
@@ -57,6 +59,11 @@ public final class DeviceSelectors {
       this.expression = expression;
       this.program = program;
       this.error = error;
+    }
+
+    /** The expression as written. */
+    public String expression() {
+      return expression;
     }
 
     /** The compile error, if any ("compilation failed: ..."). */
@@ -137,9 +144,10 @@ public final class DeviceSelectors {
   }
 
   private static Compiled doCompile(String expression) {
-    if (expression.length() > MAX_EXPRESSION_LENGTH) {
+    int bytes = expression.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+    if (bytes > MAX_EXPRESSION_LENGTH) {
       return new Compiled(expression, null, "compilation failed: expression too long ("
-          + expression.length() + " characters, at most " + MAX_EXPRESSION_LENGTH + ")");
+          + bytes + " bytes, at most " + MAX_EXPRESSION_LENGTH + ")");
     }
     try {
       CelAbstractSyntaxTree ast = CEL.compile(expression).getAst();

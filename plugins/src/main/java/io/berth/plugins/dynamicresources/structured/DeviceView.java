@@ -8,20 +8,34 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * One device of a ResourceSlice as selectors and constraints see it: its driver, and its
  * attributes and capacities keyed by fully qualified name ({@code domain/id}; an unqualified
  * name belongs to the driver's domain, as upstream). {@link #asCel} is the CEL {@code device}
  * variable: {@code device.attributes["domain"].id}, where looking up a domain the device does not
- * have gives an empty map (as upstream, so {@code has(...)} answers false). Immutable once built;
- * built lazily by the allocator, one per device.
+ * have gives an empty map (as upstream, so {@code has(...)} answers false).
+ *
+ * <p>A device's attributes and capacities cannot change without a new ResourceSlice object, so
+ * {@link #selectedBy} memoizes each selector's outcome (match, no match, or the evaluation error)
+ * per expression for the life of the view; {@link PoolsCache} keeps one view per device of each
+ * slice version, so the memo lasts across scheduling cycles and is dropped with the slice
+ * version. Attributes are immutable once built; the memo is a concurrent map (Filter evaluates
+ * one view from many threads), bounded by {@value #MAX_MEMOIZED} expressions.
  */
 public final class DeviceView {
   private final String driver;
   private final Map<String, Map<String, Object>> attributes = new HashMap<>();
   private final Map<String, Map<String, Object>> capacity = new HashMap<>();
   private volatile Map<String, Object> cel;
+  // expression -> Boolean, or the Failure of its evaluation
+  private final Map<String, Object> outcomes = new ConcurrentHashMap<>();
+
+  /** Expressions memoized per device; past it, further ones are evaluated on each call. */
+  static final int MAX_MEMOIZED = 64;
+
+  private record Failure(String message) {}
 
   public DeviceView(String driver, Device device) {
     this.driver = driver;
@@ -82,6 +96,37 @@ public final class DeviceView {
     String id = slash < 0 ? qualifiedName : qualifiedName.substring(slash + 1);
     Map<String, Object> byId = attributes.get(domain);
     return Optional.ofNullable(byId == null ? null : byId.get(id));
+  }
+
+  /**
+   * Whether {@code selector} selects this device, as {@link DeviceSelectors.Compiled#matches},
+   * memoized per expression (selectors are pure functions of the device).
+   *
+   * @throws DeviceSelectors.SelectorException as {@code matches}, also when memoized
+   */
+  public boolean selectedBy(DeviceSelectors.Compiled selector)
+      throws DeviceSelectors.SelectorException {
+    String key = selector.expression();
+    Object outcome = outcomes.get(key);
+    if (outcome == null) {
+      try {
+        outcome = selector.matches(this);
+      } catch (DeviceSelectors.SelectorException e) {
+        outcome = new Failure(e.getMessage());
+      }
+      if (outcomes.size() < MAX_MEMOIZED) {
+        outcomes.putIfAbsent(key, outcome);
+      }
+    }
+    if (outcome instanceof Failure f) {
+      throw new DeviceSelectors.SelectorException(f.message());
+    }
+    return (Boolean) outcome;
+  }
+
+  /** How many selector outcomes this view holds (tests). */
+  int memoized() {
+    return outcomes.size();
   }
 
   /** The CEL variable {@code device}. */

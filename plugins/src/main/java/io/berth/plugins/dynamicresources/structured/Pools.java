@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * The resource pools of a set of ResourceSlices, as upstream's {@code GatherPools}: per driver
@@ -21,9 +22,12 @@ import java.util.Set;
  * of those than {@code resourceSliceCount} is incomplete, one naming a device twice is invalid.
  * {@link #devicesFor} lists the devices a node can reach: from slices for that node
  * ({@code nodeName}), for all nodes ({@code allNodes}), with a matching {@code nodeSelector}, or
- * (with {@code perDeviceNodeSelection}) per device. Immutable after construction; thread-safe.
+ * (with {@code perDeviceNodeSelection}) per device. Slices are indexed by node name when built,
+ * so a node's devices cost no walk over all slices; build through {@link PoolsCache} to keep the
+ * index (and the devices' memoized selector outcomes) across cycles while the slices are
+ * unchanged. Immutable after construction; thread-safe.
  */
-final class Pools {
+public final class Pools {
   /** One pool's usable state. */
   record Pool(String driver, String name, boolean incomplete, String invalidReason) {
     String id() {
@@ -32,17 +36,33 @@ final class Pools {
   }
 
   /** A device a node can reach, with the slice it came from. */
-  record Candidate(DeviceId id, Device device, ResourceSlice slice, Pool pool, boolean nodeLocal) {
+  record Candidate(DeviceId id, Device device, ResourceSlice slice, Pool pool, boolean nodeLocal,
+      SliceDevices source, int index) {
+    DeviceView view() {
+      return source.view(index);
+    }
   }
 
-  private record Entry(Pool pool, ResourceSlice slice) {
+  // one slice of a pool; candidates: every device, unless the slice selects nodes per device
+  private record Entry(Pool pool, SliceDevices devices, boolean perDevice,
+      List<Candidate> candidates) {
+    ResourceSlice slice() {
+      return devices.slice;
+    }
   }
 
+  // node name -> that node's slices, sorted by pool id (stable)
   private final Map<String, List<Entry>> byNodeName = new HashMap<>();
+  // slices for all nodes or by node selector, sorted by pool id (stable)
   private final List<Entry> others = new ArrayList<>();
   private final Map<ResourceSlice, NodeSelectorMatcher> selectors = new HashMap<>();
 
   Pools(List<ResourceSlice> slices) {
+    this(slices, SliceDevices::new);
+  }
+
+  /** @param devicesOf the devices of each slice (a cache's entry for the slice's version) */
+  Pools(List<ResourceSlice> slices, Function<ResourceSlice, SliceDevices> devicesOf) {
     Map<String, List<ResourceSlice>> grouped = new LinkedHashMap<>();
     for (ResourceSlice s : slices) {
       ResourceSliceSpec spec = s.getSpec();
@@ -54,6 +74,7 @@ final class Pools {
     }
     List<String> keys = new ArrayList<>(grouped.keySet());
     keys.sort(Comparator.naturalOrder());
+    // keys are visited in pool-id order, so appending keeps every list sorted by pool id
     for (String key : keys) {
       List<ResourceSlice> all = grouped.get(key);
       long newest = all.stream().mapToLong(s -> generation(s)).max().orElse(0);
@@ -73,7 +94,7 @@ final class Pools {
       Pool pool = new Pool(first.getDriver(), first.getPool().getName(), incomplete, invalid);
       for (ResourceSlice s : current) {
         ResourceSliceSpec spec = s.getSpec();
-        Entry e = new Entry(pool, s);
+        Entry e = entry(pool, devicesOf.apply(s));
         if (spec.getNodeName() != null && !spec.getNodeName().isEmpty()) {
           byNodeName.computeIfAbsent(spec.getNodeName(), n -> new ArrayList<>()).add(e);
         } else {
@@ -87,6 +108,23 @@ final class Pools {
     }
   }
 
+  private static Entry entry(Pool pool, SliceDevices sd) {
+    ResourceSliceSpec spec = sd.slice.getSpec();
+    boolean perDevice = Boolean.TRUE.equals(spec.getPerDeviceNodeSelection());
+    if (perDevice) {
+      return new Entry(pool, sd, true, List.of());
+    }
+    boolean local = spec.getNodeName() != null && !spec.getNodeName().isEmpty();
+    List<Device> ds = sd.devices();
+    List<Candidate> candidates = new ArrayList<>(ds.size());
+    for (int i = 0; i < ds.size(); i++) {
+      Device d = ds.get(i);
+      candidates.add(new Candidate(new DeviceId(spec.getDriver(), pool.name(), d.getName()), d,
+          sd.slice, pool, local, sd, i));
+    }
+    return new Entry(pool, sd, false, List.copyOf(candidates));
+  }
+
   private static long generation(ResourceSlice s) {
     Long g = s.getSpec().getPool().getGeneration();
     return g == null ? 0 : g;
@@ -96,35 +134,40 @@ final class Pools {
     return s.getSpec().getDevices() == null ? List.of() : s.getSpec().getDevices();
   }
 
-  /** The pools whose slices the node can reach, in order, each with the reachable devices. */
-  Map<Pool, List<Candidate>> devicesFor(Node node) {
+  /**
+   * The devices the node can reach, pool by pool in pool-id order, each pool's in slice and
+   * device order. Immutable.
+   */
+  List<Candidate> devicesFor(Node node) {
     String nodeName = node.getMetadata().getName();
-    Map<Pool, List<Candidate>> out = new LinkedHashMap<>();
-    List<Entry> entries = new ArrayList<>(byNodeName.getOrDefault(nodeName, List.of()));
+    List<Entry> local = byNodeName.getOrDefault(nodeName, List.of());
+    if (others.isEmpty() && local.size() == 1 && !local.get(0).perDevice()) {
+      return local.get(0).candidates(); // the common shape: one slice per node
+    }
+    List<Entry> entries = new ArrayList<>(local);
     entries.addAll(others);
     entries.sort(Comparator.comparing((Entry e) -> e.pool().id()));
+    List<Candidate> out = new ArrayList<>();
     for (Entry e : entries) {
-      ResourceSliceSpec spec = e.slice().getSpec();
-      boolean local = spec.getNodeName() != null && !spec.getNodeName().isEmpty();
-      if (Boolean.TRUE.equals(spec.getPerDeviceNodeSelection())) {
-        for (Device d : devices(e.slice())) {
+      if (e.perDevice()) {
+        ResourceSliceSpec spec = e.slice().getSpec();
+        List<Device> ds = e.devices().devices();
+        for (int i = 0; i < ds.size(); i++) {
+          Device d = ds.get(i);
           if (deviceReaches(d, node)) {
-            out.computeIfAbsent(e.pool(), p -> new ArrayList<>()).add(new Candidate(
-                new DeviceId(spec.getDriver(), e.pool().name(), d.getName()), d, e.slice(),
-                e.pool(), d.getNodeName() != null && !d.getNodeName().isEmpty()));
+            out.add(new Candidate(new DeviceId(spec.getDriver(), e.pool().name(), d.getName()),
+                d, e.slice(), e.pool(), d.getNodeName() != null && !d.getNodeName().isEmpty(),
+                e.devices(), i));
           }
         }
         continue;
       }
-      boolean reaches = local || Boolean.TRUE.equals(spec.getAllNodes())
+      ResourceSliceSpec spec = e.slice().getSpec();
+      boolean reaches = (spec.getNodeName() != null && !spec.getNodeName().isEmpty())
+          || Boolean.TRUE.equals(spec.getAllNodes())
           || (selectors.containsKey(e.slice()) && selectors.get(e.slice()).matches(node));
-      if (!reaches) {
-        continue;
-      }
-      List<Candidate> list = out.computeIfAbsent(e.pool(), p -> new ArrayList<>());
-      for (Device d : devices(e.slice())) {
-        list.add(new Candidate(new DeviceId(spec.getDriver(), e.pool().name(), d.getName()), d,
-            e.slice(), e.pool(), local));
+      if (reaches) {
+        out.addAll(e.candidates());
       }
     }
     return out;

@@ -16,11 +16,14 @@ import static io.berth.plugins.dynamicresources.structured.DraObjects.selectorSl
 import static io.berth.plugins.dynamicresources.structured.DraObjects.slice;
 import static io.berth.plugins.dynamicresources.structured.DraObjects.sub;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.NodeSelector;
+import io.fabric8.kubernetes.api.model.NodeSelectorBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.AllocationResult;
 import io.fabric8.kubernetes.api.model.resource.v1.Device;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceClass;
@@ -270,11 +273,26 @@ class AllocatorTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("cases")
   void allocates(Case tc) {
+    check(tc, new Pools(tc.slices()), new DeviceSelectors());
+  }
+
+  // the same table through the plugin's path: pools from a cache, asked twice (the second time
+  // the pools are reused and every device's selector outcomes are memoized)
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("cases")
+  void allocatesAlikeThroughTheCache(Case tc) {
+    PoolsCache cache = new PoolsCache();
+    DeviceSelectors cel = new DeviceSelectors();
+    check(tc, cache.pools(tc.slices()), cel);
+    check(tc, cache.pools(tc.slices()), cel);
+  }
+
+  private static void check(Case tc, Pools pools, DeviceSelectors cel) {
     Node node = new NodeBuilder().withNewMetadata().withName(NODE)
         .withLabels(Map.of("zone", "z1")).endMetadata().build();
     Allocator allocator = new Allocator(tc.claims(), tc.allocated(),
         name -> tc.classes().stream().filter(k -> k.getMetadata().getName().equals(name))
-            .findFirst(), tc.slices(), new DeviceSelectors());
+            .findFirst(), pools, cel);
     String actual;
     try {
       actual = allocator.allocate(node).map(AllocatorTest::format).orElse("unsatisfiable");
@@ -333,6 +351,38 @@ class AllocatorTest {
     assertEquals(List.of(Allocator.SOURCE_CLASS, Allocator.SOURCE_CLAIM),
         r.getDevices().getConfig().stream().map(x -> x.getSource()).toList());
     assertEquals(List.of("req-0"), r.getDevices().getConfig().get(0).getRequests());
+  }
+
+  @Test
+  void findBuildsTheResultsOnlyWhenAskedAndAsAllocateDoes() throws Exception {
+    ResourceClaim claim = claim("claim-0", request("req-0", CLASS_A, 2));
+    Node node = new NodeBuilder().withNewMetadata().withName(NODE).endMetadata().build();
+    Allocator allocator = new Allocator(List.of(claim), Set.of(),
+        n -> Optional.of(deviceClass(CLASS_A)), List.of(local(device("d1"), device("d2"),
+            device("d3"))), new DeviceSelectors());
+    Allocator.Allocation found = allocator.find(node, () -> false, Set.of()).orElseThrow();
+    assertEquals(format(allocator.allocate(node).orElseThrow()), format(found.results()));
+    assertSame(found.results(), found.results());
+    assertEquals("req-0=driver-a/pool-1/d1,req-0=driver-a/pool-1/d2@node-1",
+        format(found.results()));
+  }
+
+  @Test
+  void aSliceSelectorOfTwoTermsFailsTheNodeInFind() {
+    NodeSelector twoTerms = new NodeSelectorBuilder().addNewNodeSelectorTerm()
+        .addNewMatchExpression().withKey("zone").withOperator("In").withValues("z1")
+        .endMatchExpression().endNodeSelectorTerm().addNewNodeSelectorTerm()
+        .addNewMatchExpression().withKey("zone").withOperator("In").withValues("z2")
+        .endMatchExpression().endNodeSelectorTerm().build();
+    Node node = new NodeBuilder().withNewMetadata().withName(NODE)
+        .withLabels(Map.of("zone", "z1")).endMetadata().build();
+    Allocator allocator = new Allocator(List.of(claim("claim-0", request("req-0", CLASS_A, 1))),
+        Set.of(), n -> Optional.of(deviceClass(CLASS_A)),
+        List.of(selectorSlice("s", "pool-1", DRIVER, twoTerms, device("d1"))),
+        new DeviceSelectors());
+    AllocationException e = assertThrows(AllocationException.class,
+        () -> allocator.find(node, () -> false, Set.of()));
+    assertEquals("unsupported ResourceSlice.NodeSelector with 2 terms", e.getMessage());
   }
 
   @Test

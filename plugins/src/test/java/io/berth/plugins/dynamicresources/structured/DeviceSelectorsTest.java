@@ -10,6 +10,7 @@ import io.fabric8.kubernetes.api.model.resource.v1.Device;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceAttributeBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceCapacityBuilder;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -92,6 +93,66 @@ class DeviceSelectorsTest {
   void tooLongExpressionIsRejected() {
     String expr = "true && " + "true && ".repeat(2000) + "true";
     assertTrue(selectors.compile(expr).error().orElseThrow().contains("too long"));
+  }
+
+  @Test
+  void outcomesAreMemoizedPerExpressionErrorsIncluded() throws Exception {
+    DeviceView view = gpu();
+    DeviceSelectors.Compiled a100 = selectors.compile(
+        "device.attributes['gpu.example.com'].model == 'a100'");
+    DeviceSelectors.Compiled broken = selectors.compile(
+        "device.attributes['gpu.example.com'].nosuch == 'x'");
+    assertTrue(view.selectedBy(a100));
+    assertTrue(view.selectedBy(a100));
+    String first = assertThrows(DeviceSelectors.SelectorException.class,
+        () -> view.selectedBy(broken)).getMessage();
+    // the memoized failure says the same as the evaluation did
+    assertEquals(first, assertThrows(DeviceSelectors.SelectorException.class,
+        () -> view.selectedBy(broken)).getMessage());
+    assertEquals(2, view.memoized());
+  }
+
+  @Test
+  void theMemoIsBoundedAndAnswersStayRightPastIt() throws Exception {
+    DeviceView view = gpu();
+    for (int i = 0; i < DeviceView.MAX_MEMOIZED + 10; i++) {
+      assertEquals(i > 3, view.selectedBy(selectors.compile(
+          "device.attributes['gpu.example.com'].index < " + i)), "index < " + i);
+    }
+    assertEquals(DeviceView.MAX_MEMOIZED, view.memoized());
+  }
+
+  @Test
+  void oneViewAnswersManyThreadsAlike() throws Exception {
+    DeviceView view = gpu();
+    List<DeviceSelectors.Compiled> exprs = new java.util.ArrayList<>();
+    for (int i = 0; i < 8; i++) {
+      exprs.add(selectors.compile("device.attributes['gpu.example.com'].index == " + i
+          + " || device.capacity['gpu.example.com'].memory.isLessThan(quantity('" + (i * 8)
+          + "Gi'))"));
+    }
+    java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors
+        .newFixedThreadPool(8);
+    java.util.concurrent.CountDownLatch start = new java.util.concurrent.CountDownLatch(1);
+    List<java.util.concurrent.Future<?>> futures = new java.util.ArrayList<>();
+    for (int t = 0; t < 8; t++) {
+      futures.add(pool.submit(() -> {
+        start.await();
+        for (int round = 0; round < 200; round++) {
+          for (int i = 0; i < exprs.size(); i++) {
+            // index 3, memory 40Gi: index == 3, or memory below 48Gi and up
+            assertEquals(i == 3 || i * 8 > 40, view.selectedBy(exprs.get(i)), "expr " + i);
+          }
+        }
+        return null;
+      }));
+    }
+    start.countDown();
+    for (java.util.concurrent.Future<?> f : futures) {
+      f.get(60, java.util.concurrent.TimeUnit.SECONDS);
+    }
+    pool.shutdown();
+    assertEquals(exprs.size(), view.memoized());
   }
 
   @Test
