@@ -52,6 +52,13 @@ public interface Framework extends Handle {
    */
   long[] runScorePlugins(CycleState state, Pod pod, List<NodeInfo> nodes);
 
+  /**
+   * As {@link #runScorePlugins}, keeping each plugin's scores so that one node can be re-scored
+   * later against this pass's normalization ({@link NodeScores#rescore}): for the batch of a group
+   * scheduling cycle, which refreshes the node each member was placed on.
+   */
+  NodeScores runScorePluginsKeeping(CycleState state, Pod pod, List<NodeInfo> nodes);
+
   Status runReservePluginsReserve(CycleState state, Pod pod, String nodeName);
 
   /** Runs Unreserve of every Reserve plugin in reverse order. */

@@ -47,6 +47,17 @@ public interface NodeHints {
   NodeHint getNodeHint(CycleState state, Pod pod, long cycle);
 
   /**
+   * As {@link #getNodeHint(CycleState, Pod, long)}; with {@code sameSnapshot} the caller vouches
+   * that the previous cycle ran on this very snapshot, amended only by the previous pod's
+   * placement (a group scheduling cycle's members after the first). Then the batch is not aged
+   * out, and a previous node that still fits the pod is re-scored and put back among the
+   * remaining nodes ({@link SortedScoredNodes#refresh}) instead of flushing the batch.
+   */
+  default NodeHint getNodeHint(CycleState state, Pod pod, long cycle, boolean sameSnapshot) {
+    return getNodeHint(state, pod, cycle);
+  }
+
+  /**
    * Records the cycle's outcome: the signature from {@link #getNodeHint}, the hint given (or
    * null), the chosen node and the other feasible nodes best first (null when there were none).
    */

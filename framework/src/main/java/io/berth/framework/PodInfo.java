@@ -115,6 +115,28 @@ public final class PodInfo {
     return new PodInfo(pod);
   }
 
+  /**
+   * This pod's derived data for {@code assumed}, a copy of this pod that differs only in
+   * {@code spec.nodeName} (the scheduler's assumed pod): nothing depends on the node name, so
+   * nothing is derived again. A copy that differs in anything else needs {@link #of}.
+   */
+  public PodInfo forAssumed(Pod assumed) {
+    return new PodInfo(assumed, this);
+  }
+
+  private PodInfo(Pod pod, PodInfo same) {
+    this.pod = pod;
+    this.requests = same.requests;
+    this.nonZeroRequests = same.nonZeroRequests;
+    this.requiredAffinityTerms = same.requiredAffinityTerms;
+    this.requiredAntiAffinityTerms = same.requiredAntiAffinityTerms;
+    this.preferredAffinityTerms = same.preferredAffinityTerms;
+    this.preferredAntiAffinityTerms = same.preferredAntiAffinityTerms;
+    this.parseError = same.parseError;
+    this.containerPorts = same.containerPorts;
+    this.pvcKeys = same.pvcKeys;
+  }
+
   public Pod pod() {
     return pod;
   }

@@ -2,6 +2,7 @@ package io.berth.scheduler;
 
 import io.berth.framework.CycleState;
 import io.berth.framework.Framework;
+import io.berth.framework.PodInfo;
 import io.berth.framework.QueuedPodInfo;
 import io.berth.framework.Status;
 import io.berth.scheduler.cache.SchedulerCache;
@@ -26,7 +27,11 @@ final class GroupPlacement {
   private static final Logger LOG = LoggerFactory.getLogger(GroupPlacement.class);
 
   /** A member placed on {@code host} in this cycle, with its own cycle state. */
-  record Placed(QueuedPodInfo pInfo, CycleState state, Pod assumed, String host) { }
+  record Placed(QueuedPodInfo pInfo, CycleState state, PodInfo assumedInfo, String host) {
+    Pod assumed() {
+      return assumedInfo.pod();
+    }
+  }
 
   private final Framework fw;
   private final SchedulerCache cache;
@@ -50,14 +55,16 @@ final class GroupPlacement {
    */
   Status place(QueuedPodInfo pInfo, CycleState state, String host) {
     Pod assumed = new PodBuilder(pInfo.pod()).editSpec().withNodeName(host).endSpec().build();
-    amendment.assume(assumed);
+    // the member's derived data (requests, terms, ports, claims) holds for its assumed copy
+    PodInfo assumedInfo = pInfo.podInfo().forAssumed(assumed);
+    amendment.assume(assumedInfo);
     Status reserve = fw.runReservePluginsReserve(state, assumed, host);
     if (!reserve.isSuccess()) {
       fw.runReservePluginsUnreserve(state, assumed, host);
       amendment.revertLast();
       return Scheduler.rejectionOnHost(pInfo.pod(), host, reserve);
     }
-    placed.add(new Placed(pInfo, state, assumed, host));
+    placed.add(new Placed(pInfo, state, assumedInfo, host));
     return Status.SUCCESS;
   }
 
@@ -80,7 +87,7 @@ final class GroupPlacement {
     int inCache = 0;
     for (Placed p : placed) {
       try {
-        cache.assumePod(p.assumed());
+        cache.assumePod(p.assumedInfo());
       } catch (RuntimeException e) {
         LOG.error("assuming pod {} of a group failed; discarding the group", p.pInfo().key(), e);
         undo(inCache);

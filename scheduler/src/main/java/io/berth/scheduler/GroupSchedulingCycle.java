@@ -47,7 +47,12 @@ import org.slf4j.LoggerFactory;
  *
  * <p>How it shares the per-pod code: each member runs the very same
  * {@link SchedulingAlgorithm#schedulePod} (PreFilter, Filter, Score, opportunistic batching)
- * against the same {@link Framework} runner ({@code FrameworkRuntime}); Reserve, Permit and
+ * against the same {@link Framework} runner ({@code FrameworkRuntime}); the members after the first
+ * tell the profile's batch ({@code OpportunisticBatch}, KEP-5598) that they run on the previous
+ * member's snapshot, so a member with the previous member's signature takes the best remaining
+ * node of the previous full pass after the previous member's node is re-filtered and re-scored
+ * (the only node whose state changed), and a member with another signature, an unsignable one
+ * (a topology group's, for one) or one whose list ran out takes the full path; Reserve, Permit and
  * Unreserve go through the same {@code run*} methods; a committed member continues in
  * {@link Scheduler#bindAsync} and a failed one in {@link Scheduler#handleFailure}. The only code of
  * its own is the member collection, the snapshot amendment and the all-or-nothing decision.
@@ -191,7 +196,9 @@ final class GroupSchedulingCycle {
     int failed = 0;
     for (int i = 0; i < members.size(); i++) {
       QueuedPodInfo pInfo = members.get(i);
-      Status s = placeOne(fw, placement, pInfo, firstCycle + i);
+      // the members after the first run on the snapshot the previous member ran on, amended by
+      // its placement: the batch may carry the previous member's scored nodes over
+      Status s = placeOne(fw, placement, pInfo, firstCycle + i, i > 0);
       outcome[i] = s;
       if (s.isSuccess()) {
         continue;
@@ -300,11 +307,11 @@ final class GroupSchedulingCycle {
 
   /** Filter and Score on the amended snapshot, then the placement; Success or why not. */
   private Status placeOne(Framework fw, GroupPlacement placement, QueuedPodInfo pInfo,
-      long cycle) {
+      long cycle, boolean sameSnapshot) {
     CycleState state = new CycleState();
     ScheduleResult result;
     try {
-      result = algorithm.schedulePod(fw, state, pInfo.pod(), snapshot, cycle);
+      result = algorithm.schedulePod(fw, state, pInfo.pod(), snapshot, cycle, sameSnapshot);
     } catch (SchedulingAlgorithm.NoNodesAvailableException e) {
       return Status.of(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, e.getMessage());
     } catch (FitError fitError) {

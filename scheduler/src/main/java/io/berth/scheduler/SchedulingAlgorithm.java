@@ -7,6 +7,7 @@ import io.berth.framework.NodeHints;
 import io.berth.framework.NodeHints.NodeHint;
 import io.berth.framework.NodeInfo;
 import io.berth.framework.NodeInfoLister;
+import io.berth.framework.NodeScores;
 import io.berth.framework.PreFilterResult;
 import io.berth.framework.Status;
 import io.berth.framework.StatusException;
@@ -73,6 +74,18 @@ public final class SchedulingAlgorithm {
    */
   public ScheduleResult schedulePod(Framework fw, CycleState state, Pod pod,
       NodeInfoLister snapshot, long cycle) {
+    return schedulePod(fw, state, pod, snapshot, cycle, false);
+  }
+
+  /**
+   * As {@link #schedulePod(Framework, CycleState, Pod, NodeInfoLister, long)}; with
+   * {@code sameSnapshot} (a group cycle's members after the first: the previous cycle ran on this
+   * snapshot, amended only by the previous member's placement) the batch may take the previous
+   * member's node back with a fresh score ({@link NodeHints#getNodeHint(CycleState, Pod, long,
+   * boolean)}), so identical members are placed from one Filter and Score pass.
+   */
+  public ScheduleResult schedulePod(Framework fw, CycleState state, Pod pod,
+      NodeInfoLister snapshot, long cycle, boolean sameSnapshot) {
     List<NodeInfo> allNodes = snapshot.list();
     if (allNodes.isEmpty()) {
       throw new NoNodesAvailableException();
@@ -81,7 +94,7 @@ public final class SchedulingAlgorithm {
     NodeHints hints = fw.nodeHints();
     NodeHint[] hint = {NodeHint.NONE};
     List<NodeInfo> feasible = findNodesThatFitPod(fw, state, pod, snapshot, allNodes, diagnosis,
-        hints, cycle, hint);
+        hints, cycle, sameSnapshot, hint);
     PluginResults rec = PluginResults.of(state);
     if (rec != null) {
       rec.filtered(new PluginResults.Filtered(feasible, diagnosis.nodeToStatus(), allNodes.size()));
@@ -96,6 +109,15 @@ public final class SchedulingAlgorithm {
         hints.storeScheduleResults(hint[0].signature(), hint[0].node(), node, null, cycle);
       }
       return new ScheduleResult(node, evaluated, 1);
+    }
+    if (hints.enabled() && hint[0].signature() != null && fw.hasScorePlugins()) {
+      // the batch keeps the remaining order; with each plugin's scores kept, a group cycle's
+      // next member can re-score the node this one goes to instead of scoring every node again
+      ScoredNodeHeap sorted = new ScoredNodeHeap(feasible, prioritizeNodesKeeping(fw, state, pod,
+          feasible), random);
+      String node = sorted.pop();
+      hints.storeScheduleResults(hint[0].signature(), hint[0].node(), node, sorted, cycle);
+      return new ScheduleResult(node, evaluated, feasible.size());
     }
     long[] scores = prioritizeNodes(fw, state, pod, feasible);
     if (!hints.enabled()) {
@@ -118,12 +140,12 @@ public final class SchedulingAlgorithm {
   List<NodeInfo> findNodesThatFitPod(Framework fw, CycleState state, Pod pod,
       NodeInfoLister snapshot, List<NodeInfo> allNodes, Diagnosis diagnosis) {
     return findNodesThatFitPod(fw, state, pod, snapshot, allNodes, diagnosis, NodeHints.DISABLED,
-        0, new NodeHint[1]);
+        0, false, new NodeHint[1]);
   }
 
   private List<NodeInfo> findNodesThatFitPod(Framework fw, CycleState state, Pod pod,
       NodeInfoLister snapshot, List<NodeInfo> allNodes, Diagnosis diagnosis, NodeHints hints,
-      long cycle, NodeHint[] hintOut) {
+      long cycle, boolean sameSnapshot, NodeHint[] hintOut) {
     PreFilterResult pre = fw.runPreFilterPlugins(state, pod, allNodes);
     Status s = pre.status();
     if (!s.isSuccess()) {
@@ -136,7 +158,8 @@ public final class SchedulingAlgorithm {
       diagnosis.addPluginStatus(s);
       return List.of();
     }
-    NodeHint hint = hints.enabled() ? hints.getNodeHint(state, pod, cycle) : NodeHint.NONE;
+    NodeHint hint = hints.enabled() ? hints.getNodeHint(state, pod, cycle, sameSnapshot)
+        : NodeHint.NONE;
     hintOut[0] = hint;
     String nominated = pod.getStatus() == null ? null : pod.getStatus().getNominatedNodeName();
     if (nominated == null || nominated.isEmpty()) {
@@ -273,6 +296,15 @@ public final class SchedulingAlgorithm {
       throw new StatusException(pre);
     }
     return fw.runScorePlugins(state, pod, nodes);
+  }
+
+  private NodeScores prioritizeNodesKeeping(Framework fw, CycleState state, Pod pod,
+      List<NodeInfo> nodes) {
+    Status pre = fw.runPreScorePlugins(state, pod, nodes);
+    if (!pre.isSuccess()) {
+      throw new StatusException(pre);
+    }
+    return fw.runScorePluginsKeeping(state, pod, nodes);
   }
 
   /**

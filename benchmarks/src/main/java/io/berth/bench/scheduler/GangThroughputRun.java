@@ -171,6 +171,12 @@ public final class GangThroughputRun {
         attempts += t.count();
         attemptMillis += t.totalTime(TimeUnit.MILLISECONDS);
       }
+      // members placed from the previous member's Filter and Score pass (the batch's hint)
+      for (io.micrometer.core.instrument.Counter c : meters.find("scheduler.batch.attempts")
+          .counters()) {
+        LOG.info("{}x{}: batch attempts result={}: {}", gangs, size, c.getId().getTag("result"),
+            (long) c.count());
+      }
       long podCycles = 0;
       for (Timer t : meters.find("scheduler.scheduling.attempt.duration").timers()) {
         podCycles += t.count();

@@ -20,6 +20,7 @@ import io.berth.framework.Framework;
 import io.berth.framework.NodeHints;
 import io.berth.framework.NodeInfo;
 import io.berth.framework.NodeInfoLister;
+import io.berth.framework.NodeScores;
 import io.berth.framework.NodeToStatus;
 import io.berth.framework.ObjectLister;
 import io.berth.framework.Parallelizer;
@@ -726,6 +727,20 @@ public final class FrameworkRuntime implements Framework {
           PluginResults.of(state));
       code = "Success";
       return total;
+    } finally {
+      metrics.observe("Score", code, profileName, System.nanoTime() - start);
+    }
+  }
+
+  @Override
+  public NodeScores runScorePluginsKeeping(CycleState state, Pod pod, List<NodeInfo> nodes) {
+    long start = System.nanoTime();
+    String code = "Error";
+    try {
+      NodeScores scores = ScorePass.keeping(score, scoreWeights, parallelizer, state, pod, nodes,
+          PluginResults.of(state), this::runPreScorePlugins);
+      code = "Success";
+      return scores;
     } finally {
       metrics.observe("Score", code, profileName, System.nanoTime() - start);
     }

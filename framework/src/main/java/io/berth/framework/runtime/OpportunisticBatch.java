@@ -23,7 +23,12 @@ import org.slf4j.LoggerFactory;
  * the pod comes in the very next scheduling cycle, the previous pod got a node, the signatures
  * are equal, the state is younger than {@link #MAX_BATCH_AGE}, and the previous pod's node is
  * still in the snapshot and now rejects this pod (so it is "full" and the rest of the order still
- * holds); then the best remaining node is popped as the hint. Not thread-safe: confined to the
+ * holds); then the best remaining node is popped as the hint. Berth's one extension is for the
+ * members of a group scheduling cycle after the first ({@code sameSnapshot}): they all run on
+ * one snapshot amended by the members before them, so the batch does not age out, and a previous
+ * node that still fits is re-scored and put back among the remaining nodes
+ * ({@link SortedScoredNodes#refresh}) rather than flushing the batch; a gang of identical pods
+ * then costs one full Filter and Score pass, not one per member. Not thread-safe: confined to the
  * scheduling thread (the only caller of {@link #getNodeHint} and {@link #storeScheduleResults}).
  */
 public final class OpportunisticBatch implements NodeHints {
@@ -57,6 +62,7 @@ public final class OpportunisticBatch implements NodeHints {
   private String lastChosenNode;
   private boolean lastSucceeded;
   private long batchedPods;
+  private long refreshedNodes;
 
   /**
    * @param framework runs Filter on the previous pod's node and lists the snapshot
@@ -78,11 +84,16 @@ public final class OpportunisticBatch implements NodeHints {
 
   @Override
   public NodeHint getNodeHint(CycleState cycleState, Pod pod, long cycle) {
+    return getNodeHint(cycleState, pod, cycle, false);
+  }
+
+  @Override
+  public NodeHint getNodeHint(CycleState cycleState, Pod pod, long cycle, boolean sameSnapshot) {
     long start = System.nanoTime();
     String hint = null;
     PodSignature signature = signer.apply(pod);
     try {
-      if (!compatible(cycleState, pod, signature, cycle)) {
+      if (!compatible(cycleState, pod, signature, cycle, sameSnapshot)) {
         metrics.batchAttempt(framework.profileName(), ATTEMPT_NO_HINT);
         LOG.trace("OpportunisticBatch no node hint available for pod in profile {} cycle {}",
             framework.profileName(), cycle);
@@ -131,6 +142,14 @@ public final class OpportunisticBatch implements NodeHints {
     return batchedPods;
   }
 
+  /**
+   * How often a group cycle's member found the previous member's node still fitting and had it
+   * re-scored and put back instead of flushing the batch (for tests and the harness).
+   */
+  public long refreshedNodes() {
+    return refreshedNodes;
+  }
+
   /** The remaining hint count, 0 when there is no state (for tests). */
   int remainingNodes() {
     return state == null || state.sortedNodes() == null ? 0 : state.sortedNodes().size();
@@ -141,8 +160,10 @@ public final class OpportunisticBatch implements NodeHints {
     return state == null ? null : state.signature();
   }
 
-  private boolean compatible(CycleState cycleState, Pod pod, PodSignature signature, long cycle) {
-    if (state == null || state.empty()) {
+  private boolean compatible(CycleState cycleState, Pod pod, PodSignature signature, long cycle,
+      boolean sameSnapshot) {
+    if (state == null || (state.empty() && !sameSnapshot)) {
+      // on the same snapshot an empty list may still take the previous node back (refresh)
       return false;
     }
     if (cycle != lastCycle + 1) {
@@ -155,7 +176,9 @@ public final class OpportunisticBatch implements NodeHints {
     if (signature == null || !signature.equals(state.signature())) {
       return flush(cycle, FLUSH_POD_INCOMPATIBLE);
     }
-    if (nanoClock.getAsLong() - state.createdNanos() > MAX_BATCH_AGE.toNanos()) {
+    // the age limit guards against cluster changes between cycles; a group cycle's members all
+    // run on one snapshot, amended only by their own placements, which the refresh below covers
+    if (!sameSnapshot && nanoClock.getAsLong() - state.createdNanos() > MAX_BATCH_AGE.toNanos()) {
       return flush(cycle, FLUSH_EXPIRED);
     }
     // Only if this pod no longer fits where the previous one went is the rest of the previous
@@ -167,9 +190,18 @@ public final class OpportunisticBatch implements NodeHints {
     }
     Status s = framework.runFilterPlugins(cycleState, pod, last.get());
     if (!s.isRejected()) {
-      return flush(cycle, FLUSH_NODE_NOT_FULL);
+      // Within a group cycle the previous node is the only one whose state changed since the
+      // remaining order was scored, so re-scoring it and putting it back keeps the order exact
+      // (see SortedScoredNodes.refresh); elsewhere, as upstream, the batch is no longer usable.
+      if (!sameSnapshot || !s.isSuccess()
+          || !state.sortedNodes().refresh(cycleState, pod, last.get())) {
+        return flush(cycle, FLUSH_NODE_NOT_FULL);
+      }
+      refreshedNodes++;
+      LOG.trace("OpportunisticBatch re-scored node {} for the next member in profile {} cycle {}",
+          lastChosenNode, framework.profileName(), cycle);
     }
-    return true;
+    return !state.empty();
   }
 
   private boolean flush(long cycle, String reason) {

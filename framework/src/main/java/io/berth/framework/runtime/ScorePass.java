@@ -31,6 +31,34 @@ final class ScorePass {
    */
   static long[] run(List<ScorePlugin> score, int[] weights, Parallelizer parallelizer,
       CycleState state, Pod pod, List<NodeInfo> nodes, PluginResults rec) {
+    return pass(score, weights, parallelizer, state, pod, nodes, rec, false).total;
+  }
+
+  /**
+   * As {@link #run}, keeping each active plugin's normalized scores (and, for a plugin with
+   * NormalizeScore, its raw ones) for {@link RetainedScores#rescore}.
+   */
+  static RetainedScores keeping(List<ScorePlugin> score, int[] weights, Parallelizer parallelizer,
+      CycleState state, Pod pod, List<NodeInfo> nodes, PluginResults rec,
+      RetainedScores.PreScore preScore) {
+    Pass p = pass(score, weights, parallelizer, state, pod, nodes, rec, true);
+    long[][] kept = p.perPlugin;
+    if (rec != null) {
+      // the record keeps the pass's arrays; a refresh must not rewrite what it shows
+      kept = new long[kept.length][];
+      for (int i = 0; i < kept.length; i++) {
+        kept[i] = p.perPlugin[i].clone();
+      }
+    }
+    return new RetainedScores(score, p.active, p.weights, p.raw, kept, p.total, preScore);
+  }
+
+  /** What one pass computed: active plugins, their weights, scores per plugin and the totals. */
+  private record Pass(List<ScorePlugin> active, int[] weights, long[][] raw, long[][] perPlugin,
+      long[] total) { }
+
+  private static Pass pass(List<ScorePlugin> score, int[] weights, Parallelizer parallelizer,
+      CycleState state, Pod pod, List<NodeInfo> nodes, PluginResults rec, boolean keepRaw) {
     List<ScorePlugin> active = new ArrayList<>(score.size());
     List<Integer> activeWeights = new ArrayList<>(score.size());
     for (int i = 0; i < score.size(); i++) {
@@ -58,12 +86,14 @@ final class ScorePass {
       });
     }
     long[] total = new long[n];
-    // raw scores survive normalization only when someone records them (one copy per plugin)
-    long[][] raw = rec == null ? null : new long[active.size()][];
+    // raw scores survive normalization only when someone records or keeps them (one copy per
+    // plugin; a plugin without NormalizeScore shares its one array)
+    long[][] raw = rec == null && !keepRaw ? null : new long[active.size()][];
     // the node names, read once here where the scheduling thread has the nodes at hand (the
     // NormalizeScore lists and the record share them; a recorder thread reading them later
     // would chase three cold references per node)
     String[] names = rec != null || anyNormalizes(active) ? nodeNames(nodes) : null;
+    int[] w = new int[active.size()];
     for (int p = 0; p < active.size(); p++) {
       ScorePlugin pl = active.get(p);
       Optional<ScorePlugin.ScoreExtensions> ext = pl.scoreExtensions();
@@ -86,28 +116,30 @@ final class ScorePass {
         }
       }
       int weight = activeWeights.get(p);
+      w[p] = weight;
       for (int i = 0; i < n; i++) {
         long v = perPlugin[p][i];
         if (v < ScorePlugin.MIN_NODE_SCORE || v > ScorePlugin.MAX_NODE_SCORE) {
-          throw new StatusException(Status.error("plugin \"" + pl.name()
-              + "\" returns an invalid score " + v + ", it should in the range of ["
-              + ScorePlugin.MIN_NODE_SCORE + ", " + ScorePlugin.MAX_NODE_SCORE
-              + "] after normalizing").withPlugin(pl.name()));
+          throw new StatusException(invalidScore(pl, v));
         }
         total[i] += v * weight;
       }
     }
     if (rec != null && !active.isEmpty()) {
-      int[] w = new int[active.size()];
       List<String> pluginNames = new ArrayList<>(active.size());
       for (int p = 0; p < active.size(); p++) {
-        w[p] = activeWeights.get(p);
         pluginNames.add(active.get(p).name());
       }
-      rec.scores(new PluginResults.Scores(List.copyOf(pluginNames), w, List.copyOf(nodes), names,
-          raw, perPlugin));
+      rec.scores(new PluginResults.Scores(List.copyOf(pluginNames), w.clone(), List.copyOf(nodes),
+          names, raw, perPlugin));
     }
-    return total;
+    return new Pass(List.copyOf(active), w, raw, perPlugin, total);
+  }
+
+  static Status invalidScore(ScorePlugin pl, long v) {
+    return Status.error("plugin \"" + pl.name() + "\" returns an invalid score " + v
+        + ", it should in the range of [" + ScorePlugin.MIN_NODE_SCORE + ", "
+        + ScorePlugin.MAX_NODE_SCORE + "] after normalizing").withPlugin(pl.name());
   }
 
   private static boolean anyNormalizes(List<ScorePlugin> plugins) {

@@ -276,6 +276,128 @@ class OpportunisticBatchTest {
     assertThat(metrics.storeDurations).containsEntry("test", 1L);
   }
 
+  /** A sorted list that takes back the nodes it is told to, with a fixed place (first). */
+  static final class RefreshingNodes implements SortedScoredNodes {
+    final List<String> names;
+    final List<String> refreshed = new ArrayList<>();
+    volatile boolean refuse;
+
+    RefreshingNodes(String... names) {
+      this.names = new ArrayList<>(List.of(names));
+    }
+
+    @Override
+    public String pop() {
+      return names.remove(0);
+    }
+
+    @Override
+    public int size() {
+      return names.size();
+    }
+
+    @Override
+    public boolean refresh(CycleState state, Pod pod, NodeInfo node) {
+      if (refuse) {
+        return false;
+      }
+      refreshed.add(node.nodeName());
+      names.add(0, node.nodeName());
+      return true;
+    }
+  }
+
+  @Test
+  void onTheSameSnapshotAPreviousNodeThatStillFitsIsRefreshedAndHandedOutAgain() {
+    // a non-blocking pod leaves its node fitting the next one: per pod that flushes the batch
+    Pod first = pod(nonBlocking("1"));
+    signature.set(sig("sig"));
+    NodeHint hint = batch.getNodeHint(new CycleState(), first, 1, false);
+    RefreshingNodes others = new RefreshingNodes("n1", "n2");
+    batch.storeScheduleResults(hint.signature(), hint.node(), "n3", others, 1);
+    snapshot.set(new ListNodeInfoLister(List.of(NodeInfo.of(new NodeBuilder().withNewMetadata()
+        .withName("n3").endMetadata().build(), first))));
+    // a group cycle's next member: n3 still fits, is re-scored and (here) comes out on top again
+    hint = batch.getNodeHint(new CycleState(), pod(nonBlocking("2")), 2, true);
+    assertThat(hint.node()).isEqualTo("n3");
+    assertThat(others.refreshed).containsExactly("n3");
+    assertThat(batch.refreshedNodes()).isEqualTo(1);
+    assertThat(metrics.flushes).isEmpty();
+    batch.storeScheduleResults(hint.signature(), hint.node(), "n3", null, 2);
+    assertThat(batch.batchedPods()).isEqualTo(1);
+    assertThat(batch.remainingNodes()).isEqualTo(2);
+  }
+
+  @Test
+  void onTheSameSnapshotAFullPreviousNodeIsDroppedAsPerPod() {
+    RefreshingNodes others = new RefreshingNodes("n1", "n2");
+    scheduleFirstBlockingPodOn("n3", others);
+    NodeHint hint = batch.getNodeHint(new CycleState(), pod(blocking("2")), 2, true);
+    assertThat(hint.node()).isEqualTo("n1");
+    assertThat(others.refreshed).isEmpty();
+  }
+
+  @Test
+  void withoutTheSameSnapshotAFittingPreviousNodeStillFlushesAsUpstream() {
+    Pod first = pod(nonBlocking("1"));
+    signature.set(sig("sig"));
+    RefreshingNodes others = new RefreshingNodes("n1");
+    batch.storeScheduleResults(sig("sig"), null, "n3", others, 1);
+    snapshot.set(new ListNodeInfoLister(List.of(NodeInfo.of(new NodeBuilder().withNewMetadata()
+        .withName("n3").endMetadata().build(), first))));
+    assertThat(batch.getNodeHint(new CycleState(), pod(nonBlocking("2")), 2).node()).isNull();
+    assertThat(others.refreshed).isEmpty();
+    assertThat(metrics.flushes).containsEntry("test/node_not_full", 1L);
+  }
+
+  @Test
+  void aRefreshTheListRefusesFlushesAsNodeNotFull() {
+    Pod first = pod(nonBlocking("1"));
+    signature.set(sig("sig"));
+    RefreshingNodes others = new RefreshingNodes("n1");
+    others.refuse = true;
+    batch.storeScheduleResults(sig("sig"), null, "n3", others, 1);
+    snapshot.set(new ListNodeInfoLister(List.of(NodeInfo.of(new NodeBuilder().withNewMetadata()
+        .withName("n3").endMetadata().build(), first))));
+    assertThat(batch.getNodeHint(new CycleState(), pod(nonBlocking("2")), 2, true).node()).isNull();
+    assertThat(metrics.flushes).containsEntry("test/node_not_full", 1L);
+  }
+
+  @Test
+  void onTheSameSnapshotTheBatchDoesNotAgeOutButOtherwiseFollowsTheSameRules() {
+    scheduleFirstBlockingPodOn("n3", new RefreshingNodes("n1", "n2"));
+    clock.addAndGet(OpportunisticBatch.MAX_BATCH_AGE.toNanos() + 1);
+    assertThat(batch.getNodeHint(new CycleState(), pod(blocking("2")), 2, true).node())
+        .isEqualTo("n1");
+    // another signature, or a cycle in between, still flushes
+    signature.set(sig("other"));
+    batch.storeScheduleResults(sig("sig"), "n1", "n1", null, 2);
+    assertThat(batch.getNodeHint(new CycleState(), pod(blocking("3")), 3, true).node()).isNull();
+    assertThat(metrics.flushes).containsEntry("test/pod_incompatible", 1L)
+        .doesNotContainKey("test/expired");
+  }
+
+  @Test
+  void onTheSameSnapshotAnEmptiedListTakesTheStillFittingPreviousNodeBack() {
+    RefreshingNodes others = new RefreshingNodes("n1");
+    scheduleFirstBlockingPodOn("n3", others);
+    // the second member (blocking) finds n3 full and takes the last node, n1: the list is empty
+    NodeHint h2 = batch.getNodeHint(new CycleState(), pod(blocking("2")), 2, true);
+    assertThat(h2.node()).isEqualTo("n1");
+    batch.storeScheduleResults(h2.signature(), h2.node(), "n1", null, 2);
+    assertThat(batch.remainingNodes()).isZero();
+    snapshot.set(new ListNodeInfoLister(List.of(NodeInfo.of(new NodeBuilder().withNewMetadata()
+        .withName("n1").endMetadata().build(), pod(blocking("2"))))));
+    // a third that n1 still fits gets n1 back rather than a full cycle
+    NodeHint h3 = batch.getNodeHint(new CycleState(), pod(nonBlocking("3")), 3, true);
+    assertThat(h3.node()).isEqualTo("n1");
+    assertThat(others.refreshed).containsExactly("n1");
+    // a blocking one finds nothing left: no hint, and no flush is recorded for an empty list
+    batch.storeScheduleResults(h3.signature(), h3.node(), "n1", null, 3);
+    assertThat(batch.getNodeHint(new CycleState(), pod(blocking("4")), 4, true).node()).isNull();
+    assertThat(metrics.flushes).isEmpty();
+  }
+
   /** Counts what the batch reports, by "profile/label". */
   static final class RecordingMetrics implements BatchMetrics {
     final Map<String, Long> attempts = new ConcurrentHashMap<>();

@@ -130,9 +130,14 @@ public final class SchedulerCache implements AutoCloseable {
    * later cycles count it. Throws if the pod (by UID) is already in the cache.
    */
   public void assumePod(Pod pod) {
+    assumePod(PodInfo.of(pod));
+  }
+
+  /** As {@link #assumePod(Pod)}, with the pod's derived data at hand. */
+  public void assumePod(PodInfo podInfo) {
+    Pod pod = podInfo.pod();
     String key = PodKeys.key(pod);
     requireNodeName(pod);
-    PodInfo podInfo = PodInfo.of(pod);
     lock.lock();
     try {
       if (podStates.containsKey(key)) {

@@ -42,12 +42,17 @@ public final class SnapshotAmendment {
    * {@link IllegalArgumentException} when the node is not in the snapshot.
    */
   public void assume(Pod assumed) {
+    assume(PodInfo.of(assumed));
+  }
+
+  /** As {@link #assume(Pod)}, with the assumed pod's derived data at hand. */
+  public void assume(PodInfo podInfo) {
+    Pod assumed = podInfo.pod();
     String nodeName = assumed.getSpec().getNodeName();
     NodeInfo current = snapshot.get(nodeName).orElseThrow(() -> new IllegalArgumentException(
         "node \"" + nodeName + "\" of pod \"" + assumed.getMetadata().getNamespace() + "/"
             + assumed.getMetadata().getName() + "\" is not in the snapshot"));
     NodeInfo amended = current.snapshot();
-    PodInfo podInfo = PodInfo.of(assumed);
     amended.addPod(podInfo);
     List<String> marked = List.of();
     for (String pvc : podInfo.pvcKeys()) {
