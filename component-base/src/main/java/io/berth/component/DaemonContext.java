@@ -17,9 +17,10 @@ import java.util.Objects;
  * @param informers the shared informer factory
  * @param metrics the metrics registry
  * @param routes the paths the daemon's endpoints serve
+ * @param instance this process: identity, bound ports, serving certificate, Lease annotations
  */
 public record DaemonContext(DaemonSettings settings, KubernetesClient client, SharedInformerFactory informers,
-    MeterRegistry metrics, EndpointRoutes routes) {
+    MeterRegistry metrics, EndpointRoutes routes, DaemonInstance instance) {
 
   public DaemonContext {
     Objects.requireNonNull(settings, "settings");
@@ -27,11 +28,18 @@ public record DaemonContext(DaemonSettings settings, KubernetesClient client, Sh
     Objects.requireNonNull(informers, "informers");
     Objects.requireNonNull(metrics, "metrics");
     Objects.requireNonNull(routes, "routes");
+    Objects.requireNonNull(instance, "instance");
+  }
+
+  /** A context of a {@link DaemonInstance#standalone()} instance. */
+  public DaemonContext(DaemonSettings settings, KubernetesClient client, SharedInformerFactory informers,
+      MeterRegistry metrics, EndpointRoutes routes) {
+    this(settings, client, informers, metrics, routes, DaemonInstance.standalone());
   }
 
   /** A context whose routes are served by no endpoint (tests building a workload by hand). */
   public DaemonContext(DaemonSettings settings, KubernetesClient client, SharedInformerFactory informers,
       MeterRegistry metrics) {
-    this(settings, client, informers, metrics, new EndpointRoutes());
+    this(settings, client, informers, metrics, new EndpointRoutes(), DaemonInstance.standalone());
   }
 }
