@@ -72,8 +72,11 @@ class LeaderForwardingProcessIT {
         "--port=0", "--secure-port=0", certDir, "--leader-elect=true", "--debug-advertise-address=127.0.0.1");
     int standbyPort = second.plainPort();
     int standbySecure = second.securePort();
-    await().atMost(STARTUP).until(() -> json(http(standbyPort, "GET", LeaderForwarding.LEADER_PATH, null))
-        .path("leaderEndpoints").has("http"));
+    // synced, standing by (the routes are served from the endpoint's start, the debug paths once built)
+    await().atMost(STARTUP).until(() -> http(standbyPort, "GET", "/readyz?exclude=leaderElection", null)
+        .statusCode() == 200);
+    await().atMost(STARTUP).ignoreExceptions().until(() -> json(http(standbyPort, "GET",
+        LeaderForwarding.LEADER_PATH, null)).path("leaderEndpoints").has("http"));
     JsonNode standbyView = json(http(standbyPort, "GET", LeaderForwarding.LEADER_PATH, null));
     assertThat(standbyView.path("leading").asBoolean()).isFalse();
     assertThat(standbyView.path("leader").asString()).isEqualTo(leader);
