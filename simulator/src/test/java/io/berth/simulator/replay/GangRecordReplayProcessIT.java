@@ -54,6 +54,7 @@ class GangRecordReplayProcessIT {
   private static final Pattern LISTENING = Pattern.compile("listening on :(\\d+)");
   private static final Path JAR = Path.of(System.getProperty("berth.schedulerJar",
       "../scheduler/target/berth-scheduler.jar"));
+  private static final Path CRDS = Path.of(System.getProperty("berth.deployDir", "../deploy")).resolve("crds");
   private static final String NS = "gang";
   private static final String V1ALPHA1 = "scheduling.x-k8s.io/v1alpha1";
   private static final String V1ALPHA2 = "scheduling.k8s.io/v1alpha2";
@@ -72,8 +73,7 @@ class GangRecordReplayProcessIT {
   static void recordALiveRunWithGangs() throws Exception {
     KubernetesClient client = CLUSTER.client();
     for (String crd : List.of("scheduling.x-k8s.io_podgroups.yaml", "scheduling.k8s.io_podgroups.yaml")) {
-      try (InputStream in = GangRecordReplayProcessIT.class.getResourceAsStream("/io/berth/simulator/crds/"
-          + crd)) {
+      try (InputStream in = Files.newInputStream(CRDS.resolve(crd))) {
         CustomResourceDefinition d = client.apiextensions().v1().customResourceDefinitions().load(in).item();
         client.apiextensions().v1().customResourceDefinitions().resource(d).create();
       }
