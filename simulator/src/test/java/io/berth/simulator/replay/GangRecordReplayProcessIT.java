@@ -16,6 +16,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClassBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.io.ByteArrayOutputStream;
@@ -113,16 +114,25 @@ class GangRecordReplayProcessIT {
           new GenericKubernetesResourceBuilder().withApiVersion(V1ALPHA1).withKind("PodGroup")
               .withNewMetadata().withName("trio").withNamespace(NS).endMetadata()
               .addToAdditionalProperties("spec", Map.of("minMember", 3)).build()).create();
+      // distinct priorities order the members within the group cycle: in the replay the three are
+      // activated at one simulated instant, so their queue times tie where the live run's did not
+      for (int i = 0; i < 3; i++) {
+        client.resource(new PriorityClassBuilder().withNewMetadata().withName("trio-" + i).endMetadata()
+            .withValue(3000 - 1000 * i).build()).create();
+      }
       for (int i = 0; i < 2; i++) {
-        create(client, "trio-" + i, "2", p -> p.editMetadata()
-            .addToLabels("scheduling.x-k8s.io/pod-group", "trio").endMetadata());
+        String name = "trio-" + i;
+        create(client, name, "2", p -> p.editMetadata()
+            .addToLabels("scheduling.x-k8s.io/pod-group", "trio").endMetadata().editSpec()
+            .withPriorityClassName(name).endSpec());
       }
       // the scheduler holds both (its queue has them): only then does their recorded wait start
       await().atMost(STARTUP).until(() -> status(port, "/debug/explain/" + NS + "/trio-1") == 200);
       Thread.sleep(300);
       assertThat(nodeOf(client, "trio-0")).as("held until the gang is complete").isNull();
       create(client, "trio-2", "2", p -> p.editMetadata()
-          .addToLabels("scheduling.x-k8s.io/pod-group", "trio").endMetadata());
+          .addToLabels("scheduling.x-k8s.io/pod-group", "trio").endMetadata().editSpec()
+          .withPriorityClassName("trio-2").endSpec());
       await().atMost(STARTUP).until(() -> List.of(0, 1, 2).stream()
           .allMatch(i -> nodeOf(client, "trio-" + i) != null));
 
