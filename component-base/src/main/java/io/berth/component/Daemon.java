@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -59,6 +60,7 @@ public final class Daemon {
   private final ClientConfigResolver resolver;
   private final String identity;
   private final DaemonReadiness readiness;
+  private final LeaseAnnotations leaseAnnotations = new LeaseAnnotations();
   private final CountDownLatch terminated = new CountDownLatch(1);
   private final AtomicBoolean exited = new AtomicBoolean();
 
@@ -186,7 +188,13 @@ public final class Daemon {
         }
         eventsClient = KubeClients.create(eventsConfig, settings.client());
         informers = new SharedInformerFactory(client, workload.informerResyncPeriod());
-        workload.build(new DaemonContext(settings, client, informers, metrics.registry(), routes, eventsClient));
+        DaemonInstance instance = new DaemonInstance(identity,
+            endpoint == null ? OptionalInt.empty() : OptionalInt.of(endpoint.port()),
+            secureServing == null ? OptionalInt.empty() : OptionalInt.of(secureServing.port()),
+            secureServing == null ? Optional.empty() : Optional.of(secureServing.certificate()),
+            settings.leaderElection().enabled() ? Optional.of(leaseAnnotations) : Optional.empty());
+        workload.build(new DaemonContext(settings, client, informers, metrics.registry(), routes, eventsClient,
+            instance));
       }
     } catch (Exception e) {
       log.error("{} failed to start", settings.component(), e);
@@ -323,7 +331,7 @@ public final class Daemon {
             return;
           }
           election = new LeaderElection(electionClient, settings.leaderElection(), identity,
-              metrics.registry(), new Leadership());
+              metrics.registry(), new Leadership(), leaseAnnotations);
           election.start();
         }
       } else {

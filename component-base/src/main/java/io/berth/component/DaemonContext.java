@@ -19,9 +19,10 @@ import java.util.Objects;
  * @param metrics the metrics registry
  * @param routes the paths the daemon's endpoints serve
  * @param eventsClient the client to record events with
+ * @param instance this process: identity, bound ports, serving certificate, Lease annotations
  */
 public record DaemonContext(DaemonSettings settings, KubernetesClient client, SharedInformerFactory informers,
-    MeterRegistry metrics, EndpointRoutes routes, KubernetesClient eventsClient) {
+    MeterRegistry metrics, EndpointRoutes routes, KubernetesClient eventsClient, DaemonInstance instance) {
 
   public DaemonContext {
     Objects.requireNonNull(settings, "settings");
@@ -30,17 +31,18 @@ public record DaemonContext(DaemonSettings settings, KubernetesClient client, Sh
     Objects.requireNonNull(metrics, "metrics");
     Objects.requireNonNull(routes, "routes");
     Objects.requireNonNull(eventsClient, "eventsClient");
+    Objects.requireNonNull(instance, "instance");
   }
 
-  /** A context whose events go through the main client. */
+  /** A context of a {@link DaemonInstance#standalone()} instance whose events go through the main client. */
   public DaemonContext(DaemonSettings settings, KubernetesClient client, SharedInformerFactory informers,
       MeterRegistry metrics, EndpointRoutes routes) {
-    this(settings, client, informers, metrics, routes, client);
+    this(settings, client, informers, metrics, routes, client, DaemonInstance.standalone());
   }
 
   /** A context whose routes are served by no endpoint (tests building a workload by hand). */
   public DaemonContext(DaemonSettings settings, KubernetesClient client, SharedInformerFactory informers,
       MeterRegistry metrics) {
-    this(settings, client, informers, metrics, new EndpointRoutes());
+    this(settings, client, informers, metrics, new EndpointRoutes(), client, DaemonInstance.standalone());
   }
 }

@@ -8,6 +8,11 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
@@ -80,7 +85,8 @@ public final class DaemonEndpoint implements AutoCloseable {
       return t;
     });
     server.setExecutor(executor);
-    var context = server.createContext("/", exchange -> dispatch(exchange, routes));
+    boolean secure = filter.isPresent();
+    var context = server.createContext("/", exchange -> dispatch(exchange, routes, secure));
     filter.ifPresent(context.getFilters()::add);
     server.start();
     return new DaemonEndpoint(server, executor);
@@ -107,7 +113,7 @@ public final class DaemonEndpoint implements AutoCloseable {
     stop();
   }
 
-  private static void dispatch(HttpExchange exchange, EndpointRoutes routes) throws IOException {
+  private static void dispatch(HttpExchange exchange, EndpointRoutes routes, boolean secure) throws IOException {
     try (exchange) {
       String path = exchange.getRequestURI().getPath();
       Optional<EndpointRoutes.Handler> handler = routes.handler(path);
@@ -126,22 +132,41 @@ public final class DaemonEndpoint implements AutoCloseable {
       }
       EndpointRoutes.Response response;
       try {
-        if (isGet) {
-          response = handler.get().get(exchange.getRequestURI());
-        } else {
-          byte[] body = exchange.getRequestBody().readNBytes(EndpointRoutes.MAX_POST_BODY + 1);
+        byte[] body = new byte[0];
+        if (!isGet) {
+          body = exchange.getRequestBody().readNBytes(EndpointRoutes.MAX_POST_BODY + 1);
           if (body.length > EndpointRoutes.MAX_POST_BODY) {
             respond(exchange, 413, TEXT, "request body larger than " + EndpointRoutes.MAX_POST_BODY + " bytes\n");
             return;
           }
+        }
+        Optional<EndpointRoutes.Response> intercepted = Optional.empty();
+        Optional<EndpointRoutes.Interceptor> interceptor = routes.interceptor(path);
+        if (interceptor.isPresent()) {
+          intercepted = interceptor.get().intercept(new EndpointRoutes.Request(method, exchange.getRequestURI(),
+              lowerCaseHeaders(exchange), secure, body));
+        }
+        if (intercepted.isPresent()) {
+          response = intercepted.get();
+        } else if (isGet) {
+          response = handler.get().get(exchange.getRequestURI());
+        } else {
           response = post.get().post(exchange.getRequestURI(), new String(body, StandardCharsets.UTF_8));
         }
       } catch (RuntimeException e) {
         log.warn("{} failed", path, e);
         throw e;
       }
+      response.headers().forEach((k, v) -> exchange.getResponseHeaders().set(k, v));
       respond(exchange, response.status(), response.contentType(), response.body());
     }
+  }
+
+  private static Map<String, List<String>> lowerCaseHeaders(HttpExchange exchange) {
+    Map<String, List<String>> out = new HashMap<>();
+    exchange.getRequestHeaders().forEach((k, v) -> out.computeIfAbsent(k.toLowerCase(Locale.ROOT),
+        x -> new ArrayList<>()).addAll(v));
+    return out;
   }
 
   /** Writes a whole answer (no body for HEAD); the caller closes the exchange. */

@@ -6,6 +6,8 @@ import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -25,6 +27,8 @@ import java.util.concurrent.ConcurrentMap;
  * {@link #MAX_POST_BODY} bytes), other methods are 405, unknown paths 404. On the secure endpoint every path
  * outside {@code --authorization-always-allow-paths} requires an authorized bearer token (the verb of the
  * SubjectAccessReview being the lowercase method, {@code post} for POST, as upstream's non-resource requests).
+ * An {@link Interceptor} registered for a prefix sees each request there first (after authorization) and may
+ * answer it in the handler's place.
  *
  * <p>Thread-safe: the table is a concurrent map, so paths may be registered while the endpoints already serve
  * (a registration is visible to the requests that start after it); handlers are called from the endpoints'
@@ -49,11 +53,18 @@ public final class EndpointRoutes {
    * @param status the HTTP status
    * @param contentType the Content-Type header
    * @param body the body, written as UTF-8 (omitted for HEAD)
+   * @param headers further response headers (unmodifiable)
    */
-  public record Response(int status, String contentType, String body) {
+  public record Response(int status, String contentType, String body, Map<String, String> headers) {
     public Response {
       Objects.requireNonNull(contentType, "contentType");
       Objects.requireNonNull(body, "body");
+      headers = Map.copyOf(headers);
+    }
+
+    /** An answer without further headers. */
+    public Response(int status, String contentType, String body) {
+      this(status, contentType, body, Map.of());
     }
 
     /** A plain text answer. */
@@ -83,10 +94,45 @@ public final class EndpointRoutes {
     Response post(URI uri, String body);
   }
 
+  /**
+   * A request as an {@link Interceptor} sees it, after the secure endpoint's authentication and authorization.
+   *
+   * @param method GET, HEAD or POST
+   * @param uri the request URI as sent (path and query)
+   * @param headers the request headers, names in lower case (unmodifiable)
+   * @param secure whether it came to the secure endpoint (so its {@code Authorization} was reviewed)
+   * @param body the body of a POST (empty otherwise)
+   */
+  public record Request(String method, URI uri, Map<String, List<String>> headers, boolean secure, byte[] body) {
+    public Request {
+      Objects.requireNonNull(method, "method");
+      Objects.requireNonNull(uri, "uri");
+      headers = Map.copyOf(headers);
+      Objects.requireNonNull(body, "body");
+    }
+
+    /** The first value of header {@code name} (any case), if sent. */
+    public Optional<String> header(String name) {
+      List<String> values = headers.get(name.toLowerCase(Locale.ROOT));
+      return values == null || values.isEmpty() ? Optional.empty() : Optional.of(values.get(0));
+    }
+  }
+
+  /**
+   * Sees every request of the paths under its prefix before their handler does, and may answer it instead
+   * (the scheduler's standby forwards {@code /debug/*} to the leader this way); called concurrently.
+   */
+  @FunctionalInterface
+  public interface Interceptor {
+    /** The answer to send instead of the handler's, or empty to let the handler answer. */
+    Optional<Response> intercept(Request request);
+  }
+
   // concurrent maps: registrations and request threads need no further locking
   private final ConcurrentMap<String, Handler> handlers = new ConcurrentHashMap<>();
   private final ConcurrentMap<String, Handler> prefixHandlers = new ConcurrentHashMap<>();
   private final ConcurrentMap<String, PostHandler> postHandlers = new ConcurrentHashMap<>();
+  private final ConcurrentMap<String, Interceptor> interceptors = new ConcurrentHashMap<>();
 
   /** An empty table. */
   public EndpointRoutes() {
@@ -189,6 +235,33 @@ public final class EndpointRoutes {
       throw new IllegalStateException("POST " + path + " is already registered");
     }
     return this;
+  }
+
+  /**
+   * Lets {@code interceptor} see (and perhaps answer) every GET, HEAD and POST of a path starting with
+   * {@code prefix} that has a handler; the longest matching prefix wins.
+   *
+   * @return this
+   * @throws IllegalStateException if the prefix already has an interceptor
+   */
+  public EndpointRoutes intercept(String prefix, Interceptor interceptor) {
+    Objects.requireNonNull(prefix, "prefix");
+    Objects.requireNonNull(interceptor, "interceptor");
+    if (interceptors.putIfAbsent(prefix, interceptor) != null) {
+      throw new IllegalStateException(prefix + "* already has an interceptor");
+    }
+    return this;
+  }
+
+  /** The interceptor of {@code path}: the longest registered prefix's, if any. */
+  public Optional<Interceptor> interceptor(String path) {
+    String best = null;
+    for (String prefix : interceptors.keySet()) {
+      if (path.startsWith(prefix) && (best == null || prefix.length() > best.length())) {
+        best = prefix;
+      }
+    }
+    return best == null ? Optional.empty() : Optional.ofNullable(interceptors.get(best));
   }
 
   /** The GET handler of {@code path}: the exact one, else the longest registered prefix's, if any. */

@@ -72,11 +72,21 @@ public final class LeaderElection implements AutoCloseable {
    */
   public LeaderElection(KubernetesClient client, LeaderElectionSettings settings, String identity,
       MeterRegistry registry, LeadershipListener listener) {
+    this(client, settings, identity, registry, listener, new LeaseAnnotations());
+  }
+
+  /**
+   * An election, not yet started, that writes {@code annotations}' published annotations onto the Lease while it
+   * holds it and remembers each Lease it reads there (see {@link LeaseAnnotations}).
+   */
+  public LeaderElection(KubernetesClient client, LeaderElectionSettings settings, String identity,
+      MeterRegistry registry, LeadershipListener listener, LeaseAnnotations annotations) {
     this.client = Objects.requireNonNull(client, "client");
     this.settings = Objects.requireNonNull(settings, "settings").validate();
     this.identity = Objects.requireNonNull(identity, "identity");
     this.listener = Objects.requireNonNull(listener, "listener");
-    this.lock = new LeaseResourceLock(settings.resourceNamespace(), settings.resourceName(), identity);
+    this.lock = new LeaseResourceLock(settings.resourceNamespace(), settings.resourceName(), identity,
+        annotations);
     this.executor = Executors.newSingleThreadExecutor(r -> daemonThread(r, "leader-election-"));
     this.watchdog = Executors.newSingleThreadScheduledExecutor(r -> daemonThread(r, "leader-election-watchdog-"));
     Gauge.builder("leader.election.master.status", leading, l -> l.get() ? 1 : 0)

@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -31,6 +32,9 @@ import java.util.OptionalLong;
  * <p>It also remembers when this identity last wrote the Lease as its holder ({@link #lastRenewNanos()}), which
  * {@link LeaderElection} uses to step down on time even when a renewal request hangs.
  *
+ * <p>Each write carries the {@link LeaseAnnotations} this instance publishes while it names this instance as
+ * holder, and none of them when it names another or none (release); each read and write is remembered there.
+ *
  * <p>Thread-safe: {@code lastRead} is guarded by {@code this}; the elector calls get then update under its own lock.
  * {@code lastRenewNanos} is volatile, written here and read by the election's watchdog.
  */
@@ -41,30 +45,39 @@ final class LeaseResourceLock implements Lock {
   private final String namespace;
   private final String name;
   private final String identity;
+  private final LeaseAnnotations annotations;
   // guarded by this; the Lease as last read or written, whose resourceVersion guards the next update
   private Lease lastRead;
   // System.nanoTime() of the last successful write naming this identity as holder; Long.MIN_VALUE before any
   private volatile long lastRenewNanos = Long.MIN_VALUE;
 
   LeaseResourceLock(String namespace, String name, String identity) {
+    this(namespace, name, identity, new LeaseAnnotations());
+  }
+
+  LeaseResourceLock(String namespace, String name, String identity, LeaseAnnotations annotations) {
     this.namespace = Objects.requireNonNull(namespace, "namespace");
     this.name = Objects.requireNonNull(name, "name");
     this.identity = Objects.requireNonNull(identity, "identity");
+    this.annotations = Objects.requireNonNull(annotations, "annotations");
   }
 
   @Override
   public synchronized LeaderElectionRecord get(KubernetesClient client) {
     lastRead = client.leases().inNamespace(namespace).withName(name).get();
+    annotations.observe(lastRead);
     return lastRead == null ? null : toRecord(lastRead);
   }
 
   @Override
   public synchronized void create(KubernetesClient client, LeaderElectionRecord record) {
     Lease lease = new LeaseBuilder()
-        .withMetadata(new ObjectMetaBuilder().withNamespace(namespace).withName(name).build())
+        .withMetadata(new ObjectMetaBuilder().withNamespace(namespace).withName(name)
+            .withAnnotations(annotationsFor(null, record)).build())
         .withSpec(toSpec(record))
         .build();
     lastRead = client.leases().inNamespace(namespace).resource(lease).create();
+    annotations.observe(lastRead);
     renewed(record);
   }
 
@@ -73,9 +86,18 @@ final class LeaseResourceLock implements Lock {
     if (lastRead == null) {
       throw new IllegalStateException("the Lease must be read or created before it is updated");
     }
-    Lease lease = new LeaseBuilder(lastRead).withSpec(toSpec(record)).build();
+    Lease lease = new LeaseBuilder(lastRead).withSpec(toSpec(record)).editMetadata()
+        .withAnnotations(annotationsFor(lastRead.getMetadata().getAnnotations(), record)).endMetadata().build();
     lastRead = client.leases().inNamespace(namespace).resource(lease).update();
+    annotations.observe(lastRead);
     renewed(record);
+  }
+
+  /** The annotations a write of {@code record} leaves: {@link LeaseAnnotations}' while we hold; null for none. */
+  private Map<String, String> annotationsFor(Map<String, String> current, LeaderElectionRecord record) {
+    Map<String, String> out = annotations.annotationsForWrite(current,
+        identity.equals(record.getHolderIdentity()));
+    return out.isEmpty() ? null : out;
   }
 
   private void renewed(LeaderElectionRecord written) {

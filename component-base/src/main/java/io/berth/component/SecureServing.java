@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
+import java.security.cert.X509Certificate;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Supplier;
@@ -32,6 +33,7 @@ final class SecureServing {
   private final SecureServingSettings settings;
   private final String component;
   private final SSLContext tls;
+  private final X509Certificate certificate;
   private final Config authenticationConfig;
   private final Config authorizationConfig;
   // confined to the daemon's lock, as the whole object
@@ -42,10 +44,11 @@ final class SecureServing {
   private KubernetesClient authorizationClient;
 
   private SecureServing(SecureServingSettings settings, String component, SSLContext tls,
-      Config authenticationConfig, Config authorizationConfig) {
+      X509Certificate certificate, Config authenticationConfig, Config authorizationConfig) {
     this.settings = settings;
     this.component = component;
     this.tls = tls;
+    this.certificate = certificate;
     this.authenticationConfig = authenticationConfig;
     this.authorizationConfig = authorizationConfig;
   }
@@ -67,7 +70,8 @@ final class SecureServing {
         .orElseGet(ownConfig);
     Config authorization = settings.authorizationKubeconfig().equals(settings.authenticationKubeconfig())
         ? null : settings.authorizationKubeconfig().map(SecureServing::fromFile).orElseGet(ownConfig);
-    return new SecureServing(settings, component, TlsContexts.server(certificate), authentication, authorization);
+    return new SecureServing(settings, component, TlsContexts.server(certificate), certificate.certificate(),
+        authentication, authorization);
   }
 
   /**
@@ -86,6 +90,11 @@ final class SecureServing {
         settings.alwaysAllowPaths());
     endpoint = SecureEndpoint.start(new InetSocketAddress(settings.bindInetAddress(), settings.port()), tls,
         routes, filter);
+  }
+
+  /** The leaf certificate served. */
+  X509Certificate certificate() {
+    return certificate;
   }
 
   /** The bound port. */

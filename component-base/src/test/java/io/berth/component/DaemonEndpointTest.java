@@ -53,6 +53,36 @@ class DaemonEndpointTest {
   }
 
   @Test
+  void anInterceptorSeesTheRequestFirstAndMayAnswerInTheHandlersPlace() throws Exception {
+    EndpointRoutes routes = EndpointRoutes.forDaemon(registry, () -> List.of());
+    routes.get("/debug/x", uri -> EndpointRoutes.Response.text(200, "local"));
+    routes.post("/debug/x", (uri, body) -> EndpointRoutes.Response.text(200, "local post " + body));
+    List<EndpointRoutes.Request> seen = new CopyOnWriteArrayList<>();
+    routes.intercept("/debug/", request -> {
+      seen.add(request);
+      return request.uri().getQuery() != null && request.uri().getQuery().contains("away")
+          ? java.util.Optional.of(new EndpointRoutes.Response(201, EndpointRoutes.TEXT,
+              "intercepted " + new String(request.body(), java.nio.charset.StandardCharsets.UTF_8),
+              java.util.Map.of("X-Test", "yes")))
+          : java.util.Optional.empty();
+    });
+    endpoint = DaemonEndpoint.start(new java.net.InetSocketAddress(0), routes);
+    assertThat(get("/debug/x").body()).isEqualTo("local");
+    HttpResponse<String> away = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + endpoint.port()
+        + "/debug/x?away=1")).header("X-Caller", "me").POST(HttpRequest.BodyPublishers.ofString("b"))
+        .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
+    assertThat(away.statusCode()).isEqualTo(201);
+    assertThat(away.body()).isEqualTo("intercepted b");
+    assertThat(away.headers().firstValue("X-Test")).hasValue("yes");
+    assertThat(seen).hasSize(2);
+    assertThat(seen.get(1).method()).isEqualTo("POST");
+    assertThat(seen.get(1).header("x-CALLER")).hasValue("me");
+    assertThat(seen.get(1).secure()).isFalse();
+    assertThat(get("/healthz").body()).as("other paths are not intercepted").isEqualTo("ok");
+    assertThat(seen).hasSize(2);
+  }
+
+  @Test
   void portZeroBindsAFreePort() throws Exception {
     start();
     assertThat(endpoint.port()).isPositive();

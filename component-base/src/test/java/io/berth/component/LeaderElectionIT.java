@@ -96,6 +96,46 @@ class LeaderElectionIT {
   }
 
   @Test
+  void theHolderWritesItsAnnotationsWithEachRenewalTheStandbyReadsThemAndReleaseRemovesThem() {
+    LeaseAnnotations leaderNotes = new LeaseAnnotations();
+    LeaseAnnotations standbyNotes = new LeaseAnnotations();
+    leaderNotes.publish("example.berth.io/address", "leader:1");
+    standbyNotes.publish("example.berth.io/address", "standby:2");
+    LeaderElection a = new LeaderElection(CLUSTER.client(), settings("notes"), "a_1", new SimpleMeterRegistry(),
+        new Recorder(), leaderNotes);
+    LeaderElection b = new LeaderElection(CLUSTER.client(), settings("notes"), "b_1", new SimpleMeterRegistry(),
+        new Recorder(), standbyNotes);
+    try {
+      a.start();
+      await().atMost(WAIT).until(a::isLeading);
+      b.start();
+      await().atMost(WAIT).until(() -> standbyNotes.observed().map(LeaseAnnotations.Observed::holderIdentity)
+          .equals(Optional.of("a_1")));
+      assertThat(standbyNotes.observed().orElseThrow().annotations())
+          .containsEntry("example.berth.io/address", "leader:1");
+      assertThat(CLUSTER.client().leases().inNamespace(NAMESPACE).withName("notes").get().getMetadata()
+          .getAnnotations()).containsEntry("example.berth.io/address", "leader:1");
+      // a value published later goes out with the next renewal
+      leaderNotes.publish("example.berth.io/address", "leader:3");
+      await().atMost(WAIT).until(() -> "leader:3".equals(standbyNotes.observed().orElseThrow().annotations()
+          .get("example.berth.io/address")));
+
+      a.stop();
+      await().atMost(WAIT).until(b::isLeading);
+      // the release took a's annotation away; b's acquisition wrote its own
+      assertThat(CLUSTER.client().leases().inNamespace(NAMESPACE).withName("notes").get().getMetadata()
+          .getAnnotations()).containsEntry("example.berth.io/address", "standby:2");
+    } finally {
+      a.stop();
+      b.stop();
+    }
+    assertThat(CLUSTER.client().leases().inNamespace(NAMESPACE).withName("notes").get().getMetadata()
+        .getAnnotations()).as("released: no holder's annotation is left")
+        .satisfiesAnyOf(m -> assertThat(m).isNull(), m -> assertThat(m).doesNotContainKey(
+            "example.berth.io/address"));
+  }
+
+  @Test
   void aStolenLeaseStopsTheLeaderOnce() {
     Recorder recorder = new Recorder();
     LeaderElection election = new LeaderElection(CLUSTER.client(), settings("stolen"), "victim_1",

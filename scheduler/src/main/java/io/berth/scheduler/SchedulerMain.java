@@ -85,6 +85,12 @@ public final class SchedulerMain implements Callable<Integer> {
           + " for berth-replay.")
   private Path record;
 
+  @Option(names = "--debug-advertise-address", paramLabel = "HOST",
+      description = "With leader election: the host or IP address the other replicas reach this"
+          + " one's /debug at while it leads (published on the Lease, so standbys forward /debug"
+          + " to the leader). Default: the POD_IP environment variable, else 127.0.0.1.")
+  private String debugAdvertiseAddress;
+
   @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
   private boolean help;
 
@@ -157,8 +163,17 @@ public final class SchedulerMain implements Callable<Integer> {
       throw new ConfigurationException("--explain-max-entries",
           "must be at least 1, got " + explainMaxEntries);
     }
+    String advertise = debugAdvertiseAddress;
+    if (advertise == null) {
+      String podIp = System.getenv("POD_IP");
+      advertise = podIp == null || podIp.isBlank() ? "127.0.0.1" : podIp.strip();
+    }
+    if (advertise.isBlank() || advertise.contains("/") || advertise.contains(" ")) {
+      throw new ConfigurationException("--debug-advertise-address",
+          "must be a host name or IP address, got \"" + advertise + "\"");
+    }
     return new SchedulerWorkload.ExplainOptions(explainAttemptsPerPod, explainMaxEntries,
-        recordResultsAnnotations);
+        recordResultsAnnotations, advertise);
   }
 
   /** The daemon settings: flags given explicitly win over the configuration file. */

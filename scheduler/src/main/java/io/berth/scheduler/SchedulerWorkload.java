@@ -6,15 +6,14 @@ import io.berth.framework.EventResource;
 import io.berth.framework.FeatureGates;
 import io.berth.framework.runtime.Registry;
 import io.berth.informer.Lister;
-import io.berth.component.LeaderElectionSettings;
+import io.berth.component.LeaseAnnotations;
 import io.berth.scheduler.config.SchedulerConfiguration;
 import io.berth.scheduler.debug.DebugEndpoints;
+import io.berth.scheduler.debug.LeaderForwarding;
 import io.berth.scheduler.debug.Simulation;
 import io.berth.scheduler.debug.SnapshotReport;
 import io.berth.scheduler.explain.ExplainStore;
 import io.berth.scheduler.explain.ResultAnnotations;
-import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
-import io.fabric8.kubernetes.api.model.coordination.v1.LeaseSpec;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.PersistentVolume;
@@ -65,11 +64,13 @@ final class SchedulerWorkload implements DaemonWorkload {
 
   /**
    * The explain flags: the ring size per pod (0 records nothing), the overall entry bound, and
-   * whether kube-scheduler-simulator's result annotations are written onto pods.
+   * whether kube-scheduler-simulator's result annotations are written onto pods, and the host
+   * standbys reach this instance's {@code /debug} at while it leads.
    */
-  record ExplainOptions(int attemptsPerPod, long maxEntries, boolean resultAnnotations) {
+  record ExplainOptions(int attemptsPerPod, long maxEntries, boolean resultAnnotations,
+      String debugAdvertiseAddress) {
     static final ExplainOptions DEFAULTS = new ExplainOptions(
-        ExplainStore.DEFAULT_ATTEMPTS_PER_POD, ExplainStore.DEFAULT_MAX_ENTRIES, false);
+        ExplainStore.DEFAULT_ATTEMPTS_PER_POD, ExplainStore.DEFAULT_MAX_ENTRIES, false, "127.0.0.1");
   }
 
   @Override
@@ -95,6 +96,10 @@ final class SchedulerWorkload implements DaemonWorkload {
             a.scheduler()::responsibleFor),
         new Simulation(config, registry, listers, featureGates, a.cache()),
         leadership(context)).register(context.routes());
+    if (context.instance().lease().isPresent()) {
+      new LeaderForwarding(context.instance(), explain.debugAdvertiseAddress(), () -> working)
+          .register(context.routes());
+    }
     context.informers().informerFor(Pod.class).addEventHandler(a.podHandler());
     context.informers().informerFor(Node.class).addEventHandler(a.nodeHandler());
     for (EventResource resource : a.otherResourcesOfInterest()) {
@@ -106,10 +111,10 @@ final class SchedulerWorkload implements DaemonWorkload {
     this.assembly = a;
   }
 
-  /** Leading once the daemon started the work; the leader is the Lease's holderIdentity. */
+  /** Leading once the daemon started the work; the leader is the Lease's holderIdentity as last read. */
   private DebugEndpoints.Leadership leadership(DaemonContext context) {
-    LeaderElectionSettings le = context.settings().leaderElection();
-    if (!le.enabled()) {
+    Optional<LeaseAnnotations> lease = context.instance().lease();
+    if (!context.settings().leaderElection().enabled() || lease.isEmpty()) {
       return DebugEndpoints.Leadership.ALWAYS;
     }
     return new DebugEndpoints.Leadership() {
@@ -120,14 +125,8 @@ final class SchedulerWorkload implements DaemonWorkload {
 
       @Override
       public Optional<String> leader() {
-        try {
-          Lease lease = context.client().leases().inNamespace(le.resourceNamespace())
-              .withName(le.resourceName()).get();
-          return Optional.ofNullable(lease).map(Lease::getSpec)
-              .map(LeaseSpec::getHolderIdentity).filter(h -> !h.isEmpty());
-        } catch (RuntimeException e) {
-          return Optional.empty();
-        }
+        return lease.get().observed().map(LeaseAnnotations.Observed::holderIdentity)
+            .filter(h -> !h.isEmpty());
       }
     };
   }

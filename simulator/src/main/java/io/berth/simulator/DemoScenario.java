@@ -1,12 +1,8 @@
 package io.berth.simulator;
 
-import io.berth.controller.InProcessControllers;
 import io.berth.embedded.EmbeddedCluster;
 import io.berth.embedded.NodeSpec;
-import io.berth.embedded.kubelet.KubeletSettings;
 import io.berth.informer.Lister;
-import io.berth.informer.SharedIndexInformer;
-import io.berth.informer.SharedInformerFactory;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -17,27 +13,21 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
-import io.berth.framework.runtime.Registry;
-import io.berth.plugins.InTreeRegistry;
-import io.berth.scheduler.InformerListers;
-import io.berth.scheduler.KubernetesEventRecorder;
-import io.berth.scheduler.SchedulerAssembly;
-import io.berth.scheduler.explain.ExplainStore;
-import io.berth.scheduler.config.SchedulerConfigLoader;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The demo the simulator runs: an embedded cluster with simulated nodes across zones, Berth's ReplicaSet and
- * Deployment controllers, Berth's scheduler with the default profile, informers on pods and nodes that log what
- * they see, and a script: a Deployment rolled out and updated, a cordoned node and a graceful deletion, a
- * scale-up while every watch is dropped (the informers resume from their resourceVersions), and an expired
- * resourceVersion (the informers relist and learn of a missed delete as a tombstone). Ends with the pod
+ * The demo the simulator runs on a {@link SimulatorStack}: an embedded cluster with simulated nodes across zones,
+ * Berth's ReplicaSet and Deployment controllers, Berth's scheduler with the default profile, informers on pods and
+ * nodes that log what they see, and a script: a Deployment rolled out and updated, a cordoned node and a graceful
+ * deletion, a scale-up while every watch is dropped (the informers resume from their resourceVersions), and an
+ * expired resourceVersion (the informers relist and learn of a missed delete as a tombstone). Ends with the pod
  * informer's cache compared to the server.
  *
  * <p>Not thread-safe: run once, from one thread.
@@ -58,11 +48,10 @@ final class DemoScenario implements AutoCloseable {
   }
 
   private final Options options;
+  private final SimulatorStack stack = new SimulatorStack();
+  // set by run(), from the stack
   private EmbeddedCluster cluster;
   private KubernetesClient client;
-  private SharedInformerFactory informers;
-  private SchedulerAssembly scheduler;
-  private InProcessControllers controllers;
   private Consumer<RunningCluster> onStarted = r -> { };
   private Consumer<String> onStep = s -> { };
 
@@ -86,48 +75,25 @@ final class DemoScenario implements AutoCloseable {
   }
 
   Summary run() throws InterruptedException {
-    step("starting the embedded API server with %d simulated nodes in %d zones", options.nodes(), options.zones());
-    cluster = EmbeddedCluster.builder().port(options.port()).kubeconfig(options.kubeconfig())
-        .bookmarkInterval(Duration.ofSeconds(5))
-        .kubelet(KubeletSettings.defaults().withStartupDelay(Duration.ofMillis(300))
-            .withTerminationDelay(Duration.ofMillis(500)))
-        .start();
-    for (int i = 0; i < options.nodes(); i++) {
-      cluster.nodes().add(NodeSpec.node("node-" + i).withZone("zone-" + (char) ('a' + i % options.zones()))
-          .withRegion("region-1"));
-    }
-    client = cluster.newClient();
-    client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(NS).endMetadata().build())
-        .create();
-
-    step("starting informers on pods and nodes (our Reflector, DeltaFIFO and Indexer over fabric8 list/watch)");
-    informers = new SharedInformerFactory(client);
-    SharedIndexInformer<Pod> podInformer = informers.informerFor(Pod.class, NS);
-    SharedIndexInformer<Node> nodeInformer = informers.informerFor(Node.class);
+    step("starting the embedded API server with %d simulated nodes in %d zones, informers on pods and nodes"
+        + " (our Reflector, DeltaFIFO and Indexer over fabric8 list/watch), Berth's scheduler (default profile) and"
+        + " its ReplicaSet and Deployment controllers on the same informers", options.nodes(), options.zones());
     InformerLog<Pod> podLog = new InformerLog<>("pod", DemoScenario::describe);
-    podInformer.addEventHandler(podLog);
-    nodeInformer.addEventHandler(new InformerLog<>("node", DemoScenario::describe));
-    Lister<Pod> pods = informers.lister(Pod.class, NS);
-    step("starting Berth's scheduler (default profile) on the same informers");
-    Registry registry = InTreeRegistry.create();
-    Lister<Pod> allPods = informers.lister(Pod.class);
-    scheduler = SchedulerAssembly.builder(SchedulerConfigLoader.defaults(registry), registry).client(client)
-        .listers(new InformerListers(informers))
-        .eventRecorders(name -> new KubernetesEventRecorder(client, name))
-        .explainStore(ExplainStore.withDefaults())
-        .informerPod(p -> allPods.get(p.getMetadata().getNamespace(), p.getMetadata().getName()))
-        .build();
-    informers.informerFor(Pod.class).addEventHandler(scheduler.podHandler());
-    nodeInformer.addEventHandler(scheduler.nodeHandler());
-    step("starting Berth's ReplicaSet and Deployment controllers on the same informers");
-    controllers = new InProcessControllers(client, informers);
-    informers.start();
-    if (!informers.waitForCacheSync(WAIT)) {
-      throw new IllegalStateException("informers did not sync within " + WAIT);
-    }
-    controllers.start(5);
-    scheduler.start();
-    onStarted.accept(new RunningCluster(cluster, client, informers, scheduler));
+    RunningCluster running = stack.start(options.port(), options.kubeconfig(), Optional.empty(),
+        (started, k, factory) -> {
+          for (int i = 0; i < options.nodes(); i++) {
+            started.nodes().add(NodeSpec.node("node-" + i).withZone("zone-" + (char) ('a' + i % options.zones()))
+                .withRegion("region-1"));
+          }
+          k.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(NS).endMetadata().build())
+              .create();
+          factory.informerFor(Pod.class, NS).addEventHandler(podLog);
+          factory.informerFor(Node.class).addEventHandler(new InformerLog<>("node", DemoScenario::describe));
+        });
+    cluster = running.cluster();
+    client = running.client();
+    Lister<Pod> pods = running.informers().lister(Pod.class, NS);
+    onStarted.accept(running);
     int replicas = options.pods();
 
     step("creating Deployment web with %d replicas: a ReplicaSet, its pods, spread over zones by Berth's "
@@ -236,28 +202,6 @@ final class DemoScenario implements AutoCloseable {
 
   @Override
   public void close() {
-    if (controllers != null) {
-      try {
-        controllers.close();
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    }
-    if (scheduler != null) {
-      try {
-        scheduler.stop(Duration.ofSeconds(10));
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    }
-    if (informers != null) {
-      informers.shutdown();
-    }
-    if (client != null) {
-      client.close();
-    }
-    if (cluster != null) {
-      cluster.close();
-    }
+    stack.close();
   }
 }

@@ -54,11 +54,26 @@ final class SimulatorStack implements AutoCloseable {
   private InProcessControllers controllers;
 
   /**
-   * Starts the cluster (API server on {@code port}, 0 for a free one), hands it to {@code beforeDaemons} (to install
-   * CustomResourceDefinitions the plugins watch), then starts the informers, controllers and scheduler.
+   * What a caller sets up between the cluster's start and the daemons': CustomResourceDefinitions the plugins watch,
+   * nodes, namespaces, informers of its own on the shared factory (registered before it starts).
+   */
+  @FunctionalInterface
+  interface BeforeDaemons {
+    void accept(EmbeddedCluster cluster, KubernetesClient client, SharedInformerFactory informers);
+  }
+
+  /**
+   * Starts the cluster (API server on {@code port}, 0 for a free one), hands it to {@code beforeDaemons}, then
+   * starts the informers, controllers and scheduler.
    */
   RunningCluster start(int port, Path kubeconfig, Optional<String> schedulerConfig,
       Consumer<KubernetesClient> beforeDaemons) throws InterruptedException {
+    return start(port, kubeconfig, schedulerConfig, (c, k, i) -> beforeDaemons.accept(k));
+  }
+
+  /** As {@link #start(int, Path, Optional, Consumer)}, the hook also given the cluster and the informer factory. */
+  RunningCluster start(int port, Path kubeconfig, Optional<String> schedulerConfig, BeforeDaemons beforeDaemons)
+      throws InterruptedException {
     Registry registry = InTreeRegistry.create();
     SchedulerConfiguration config = schedulerConfig.map(c -> SchedulerConfigLoader.load(c, registry))
         .orElseGet(() -> SchedulerConfigLoader.defaults(registry));
@@ -68,8 +83,8 @@ final class SimulatorStack implements AutoCloseable {
             .withTerminationDelay(Duration.ofMillis(500)))
         .start();
     client = cluster.newClient();
-    beforeDaemons.accept(client);
     informers = new SharedInformerFactory(client);
+    beforeDaemons.accept(cluster, client, informers);
     Lister<Pod> pods = informers.lister(Pod.class);
     scheduler = SchedulerAssembly.builder(config, registry).client(client)
         .listers(new InformerListers(informers))

@@ -7,10 +7,6 @@ import io.berth.embedded.EmbeddedCluster;
 import io.berth.embedded.EmbeddedClusterExtension;
 import io.berth.embedded.GpuSpec;
 import io.berth.embedded.NodeSpec;
-import io.berth.embedded.auth.AuthorizationDecision;
-import io.berth.embedded.auth.UserInfo;
-import io.berth.embedded.kubelet.KubeletSettings;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodResourceClaimBuilder;
@@ -19,17 +15,14 @@ import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequestAllocationResult
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimTemplateBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import tools.jackson.databind.JsonNode;
 
 /**
  * Dynamic Resource Allocation end to end through both daemon jars as the chart runs them, each as its chart
@@ -40,30 +33,22 @@ import tools.jackson.databind.JsonNode;
  * deleted) and the waiting pod lands where they were. No request of either daemon is denied.
  */
 class DynamicResourcesJarsIT {
-  private static final String NAMESPACE = "berth-system";
   private static final String NS = "default";
-  private static final Path SCHEDULER_JAR = Path.of(System.getProperty("berth.schedulerJar",
-      "../scheduler/target/berth-scheduler.jar"));
-  private static final Path CONTROLLER_MANAGER_JAR = Path.of(System.getProperty("berth.controllerManagerJar",
-      "../controller-manager/target/berth-controller-manager.jar"));
   private static final Duration WAIT = Duration.ofSeconds(60);
 
   @RegisterExtension
-  static final EmbeddedClusterExtension CLUSTER = new EmbeddedClusterExtension(() -> EmbeddedCluster.builder()
-      .rbac(true).kubelet(KubeletSettings.defaults().withStartupDelay(Duration.ofMillis(50))
-          .withTerminationDelay(Duration.ofMillis(50))));
+  static final EmbeddedClusterExtension CLUSTER = new EmbeddedClusterExtension(
+      () -> ChartDaemons.clusterWithRbac(Duration.ofMillis(50)));
 
   @TempDir
   Path dir;
 
-  private final List<DaemonProcess> daemons = new ArrayList<>();
+  private ChartDaemons chart;
 
   @AfterEach
   void stopDaemons() throws Exception {
-    for (DaemonProcess d : daemons) {
-      // kept for a failed run: target/DynamicResourcesJarsIT-<daemon>.log
-      Files.writeString(Path.of("target", "DynamicResourcesJarsIT-" + d + ".log"), d.output());
-      d.close();
+    if (chart != null) {
+      chart.close();
     }
   }
 
@@ -71,15 +56,8 @@ class DynamicResourcesJarsIT {
   void podsGetGpusOfTheirModelAThirdWaitsWithTheReasonAndDeletingAPodFreesItsDevices() throws Exception {
     EmbeddedCluster cluster = CLUSTER.cluster();
     KubernetesClient admin = CLUSTER.client();
-    ChartRelease render = ChartRelease.render(NAMESPACE, Map.of("controllerManager.enabled", true));
-    admin.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(NAMESPACE).endMetadata().build())
-        .create();
-    for (JsonNode doc : render.documents()) {
-      if (List.of("ServiceAccount", "ClusterRole", "ClusterRoleBinding", "Role", "RoleBinding")
-          .contains(doc.path("kind").asString(""))) {
-        admin.resource(doc.toString()).create();
-      }
-    }
+    chart = ChartDaemons.install(cluster, admin, ChartRelease.render(ChartDaemons.NAMESPACE,
+        Map.of("controllerManager.enabled", true)), dir, "DynamicResourcesJarsIT");
     cluster.nodes().add(NodeSpec.node("h100-a").withGpus(new GpuSpec(2, "h100", "80Gi")));
     cluster.nodes().add(NodeSpec.node("h100-b").withGpus(new GpuSpec(2, "h100", "80Gi")));
     cluster.nodes().add(NodeSpec.node("a100-node").withGpus(new GpuSpec(4, "a100", "40Gi")));
@@ -90,13 +68,8 @@ class DynamicResourcesJarsIT {
             .withExpression("device.attributes[\"gpu.berth.io\"].model == \"h100\"").endCel().endSelector()
             .endExactly().endRequest().endDevices().endSpec().endSpec().build()).create();
 
-    String schedulerSa = render.serviceAccount("scheduler");
-    String controllerManagerSa = render.serviceAccount("controller-manager");
-    Path schedulerConfig = Files.writeString(dir.resolve("scheduler-config.yaml"), render.schedulerConfig());
-    DaemonProcess scheduler = start("scheduler", SCHEDULER_JAR, schedulerSa,
-        render.args("scheduler", Map.of("/etc/berth/scheduler-config.yaml", schedulerConfig.toString())));
-    DaemonProcess controllerManager = start("controller-manager", CONTROLLER_MANAGER_JAR, controllerManagerSa,
-        render.args("controller-manager", Map.of()));
+    DaemonProcess scheduler = chart.startScheduler();
+    DaemonProcess controllerManager = chart.startControllerManager();
     scheduler.awaitSecurePort();
     controllerManager.awaitSecurePort();
 
@@ -137,24 +110,9 @@ class DynamicResourcesJarsIT {
     assertThat(scheduler.alive()).as("scheduler still running; output:\n%s", scheduler.output()).isTrue();
     assertThat(controllerManager.alive()).as("controller manager running; output:\n%s", controllerManager.output())
         .isTrue();
-    for (String sa : List.of(schedulerSa, controllerManagerSa)) {
-      String user = UserInfo.serviceAccountUsername(NAMESPACE, sa);
-      List<String> denied = cluster.authorizer().decisions(d -> d.origin() == AuthorizationDecision.Origin.REQUEST
-          && d.user().username().equals(user) && !d.allowed()).stream().map(d -> d.attributes()
-          .forbiddenMessage(d.reason())).distinct().toList();
-      assertThat(denied).as("requests of %s denied", sa).isEmpty();
+    for (String sa : List.of(chart.schedulerServiceAccount(), chart.controllerManagerServiceAccount())) {
+      assertThat(chart.denied(sa)).as("requests of %s denied", sa).isEmpty();
     }
-  }
-
-  private DaemonProcess start(String name, Path jar, String serviceAccount, List<String> chartArgs)
-      throws Exception {
-    Path kubeconfig = CLUSTER.cluster().writeServiceAccountKubeconfig(dir.resolve(name + ".kubeconfig"), NAMESPACE,
-        serviceAccount);
-    List<String> args = new ArrayList<>(chartArgs);
-    args.add("--kubeconfig=" + kubeconfig);
-    DaemonProcess process = DaemonProcess.start(name, jar, dir, args);
-    daemons.add(process);
-    return process;
   }
 
   private static void pod(String name) {

@@ -6,12 +6,8 @@ import static org.awaitility.Awaitility.await;
 import io.berth.embedded.EmbeddedCluster;
 import io.berth.embedded.EmbeddedClusterExtension;
 import io.berth.embedded.NodeSpec;
-import io.berth.embedded.auth.AuthorizationDecision;
-import io.berth.embedded.auth.UserInfo;
-import io.berth.embedded.kubelet.KubeletSettings;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
@@ -20,10 +16,8 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -36,7 +30,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
-import tools.jackson.databind.JsonNode;
 
 /**
  * Gangs placed by topology, end to end through both daemon jars as the chart runs them (a profile with
@@ -47,34 +40,26 @@ import tools.jackson.databind.JsonNode;
  * PodGroup moves Pending → Scheduling → Running. No request of either daemon is denied.
  */
 class GangPlacementJarsIT {
-  private static final String NAMESPACE = "berth-system";
   private static final String NS = "default";
   private static final String ZONE = "topology.kubernetes.io/zone";
-  private static final Path SCHEDULER_JAR = Path.of(System.getProperty("berth.schedulerJar",
-      "../scheduler/target/berth-scheduler.jar"));
-  private static final Path CONTROLLER_MANAGER_JAR = Path.of(System.getProperty("berth.controllerManagerJar",
-      "../controller-manager/target/berth-controller-manager.jar"));
   private static final Path CRDS = Path.of(System.getProperty("berth.deployDir", ".")).resolve("crds");
   private static final Duration WAIT = Duration.ofSeconds(60);
   private static final String V1ALPHA1 = "scheduling.x-k8s.io/v1alpha1";
   private static final String V1ALPHA2 = "scheduling.k8s.io/v1alpha2";
 
   @RegisterExtension
-  static final EmbeddedClusterExtension CLUSTER = new EmbeddedClusterExtension(() -> EmbeddedCluster.builder()
-      .rbac(true).kubelet(KubeletSettings.defaults().withStartupDelay(Duration.ofMillis(50))
-          .withTerminationDelay(Duration.ofMillis(50))));
+  static final EmbeddedClusterExtension CLUSTER = new EmbeddedClusterExtension(
+      () -> ChartDaemons.clusterWithRbac(Duration.ofMillis(50)));
 
   @TempDir
   Path dir;
 
-  private final List<DaemonProcess> daemons = new ArrayList<>();
+  private ChartDaemons chart;
 
   @AfterEach
   void stopDaemons() throws Exception {
-    for (DaemonProcess d : daemons) {
-      // kept for a failed run: target/GangPlacementJarsIT-<daemon>.log
-      Files.writeString(Path.of("target", "GangPlacementJarsIT-" + d + ".log"), d.output());
-      d.close();
+    if (chart != null) {
+      chart.close();
     }
   }
 
@@ -92,15 +77,8 @@ class GangPlacementJarsIT {
     sets.put("scheduler.config.profiles[0].plugins.multiPoint.disabled[0].name", "PrioritySort");
     sets.put("scheduler.config.profiles[0].pluginConfig[0].name", "Coscheduling");
     sets.put("scheduler.config.profiles[0].pluginConfig[0].args.podGroupBackoffSeconds", 1);
-    ChartRelease render = ChartRelease.render(NAMESPACE, sets);
-    admin.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(NAMESPACE).endMetadata().build())
-        .create();
-    for (JsonNode doc : render.documents()) {
-      if (List.of("ServiceAccount", "ClusterRole", "ClusterRoleBinding", "Role", "RoleBinding")
-          .contains(doc.path("kind").asString(""))) {
-        admin.resource(doc.toString()).create();
-      }
-    }
+    chart = ChartDaemons.install(cluster, admin, ChartRelease.render(ChartDaemons.NAMESPACE, sets), dir,
+        "GangPlacementJarsIT");
     for (String f : List.of("scheduling.x-k8s.io_podgroups.yaml", "scheduling.k8s.io_podgroups.yaml")) {
       CustomResourceDefinition crd = admin.apiextensions().v1().customResourceDefinitions()
           .load(CRDS.resolve(f).toFile()).item();
@@ -112,13 +90,8 @@ class GangPlacementJarsIT {
       }
     }
 
-    String schedulerSa = render.serviceAccount("scheduler");
-    String controllerManagerSa = render.serviceAccount("controller-manager");
-    Path schedulerConfig = Files.writeString(dir.resolve("scheduler-config.yaml"), render.schedulerConfig());
-    DaemonProcess scheduler = start("scheduler", SCHEDULER_JAR, schedulerSa,
-        render.args("scheduler", Map.of("/etc/berth/scheduler-config.yaml", schedulerConfig.toString())));
-    DaemonProcess controllerManager = start("controller-manager", CONTROLLER_MANAGER_JAR, controllerManagerSa,
-        render.args("controller-manager", Map.of()));
+    DaemonProcess scheduler = chart.startScheduler();
+    DaemonProcess controllerManager = chart.startControllerManager();
     scheduler.awaitSecurePort();
     controllerManager.awaitSecurePort();
 
@@ -191,24 +164,9 @@ class GangPlacementJarsIT {
     assertThat(scheduler.alive()).as("scheduler still running; output:\n%s", scheduler.output()).isTrue();
     assertThat(controllerManager.alive()).as("controller manager running; output:\n%s", controllerManager.output())
         .isTrue();
-    for (String sa : List.of(schedulerSa, controllerManagerSa)) {
-      String user = UserInfo.serviceAccountUsername(NAMESPACE, sa);
-      List<String> denied = cluster.authorizer().decisions(d -> d.origin() == AuthorizationDecision.Origin.REQUEST
-          && d.user().username().equals(user) && !d.allowed()).stream().map(d -> d.attributes()
-          .forbiddenMessage(d.reason())).distinct().toList();
-      assertThat(denied).as("requests of %s denied", sa).isEmpty();
+    for (String sa : List.of(chart.schedulerServiceAccount(), chart.controllerManagerServiceAccount())) {
+      assertThat(chart.denied(sa)).as("requests of %s denied", sa).isEmpty();
     }
-  }
-
-  private DaemonProcess start(String name, Path jar, String serviceAccount, List<String> chartArgs)
-      throws Exception {
-    Path kubeconfig = CLUSTER.cluster().writeServiceAccountKubeconfig(dir.resolve(name + ".kubeconfig"), NAMESPACE,
-        serviceAccount);
-    List<String> args = new ArrayList<>(chartArgs);
-    args.add("--kubeconfig=" + kubeconfig);
-    DaemonProcess process = DaemonProcess.start(name, jar, dir, args);
-    daemons.add(process);
-    return process;
   }
 
   private static void workloadGroup(String name, int minCount) {

@@ -111,6 +111,18 @@ public final class CapacityScheduling implements PreEnqueuePlugin, PreFilterPlug
     return plugin;
   }
 
+  /**
+   * A plugin whose ElasticQuotas an embedding without an API server hands it itself through
+   * {@link #quotaChanged} and {@link #quotaDeleted} (the replay feeds the recorded ones), reading PodGroups from
+   * {@code groups}; {@code status.used} is not written.
+   */
+  public static CapacityScheduling fed(Map<String, Object> args, Handle handle, PodGroupLister groups) {
+    CapacityScheduling plugin = new CapacityScheduling(CapacitySchedulingArgs.parse(args), handle, new QuotaBook(),
+        groups, handle.lister(Pod.class));
+    handle.addEventHandler(Pod.class, plugin.podHandler());
+    return plugin;
+  }
+
   @Override
   public String name() {
     return NAME;
@@ -282,7 +294,7 @@ public final class CapacityScheduling implements PreEnqueuePlugin, PreFilterPlug
   }
 
   /** A quota was added or changed: malformed ones hold their namespace's pods. */
-  void quotaChanged(io.fabric8.kubernetes.api.model.GenericKubernetesResource r) {
+  public void quotaChanged(io.fabric8.kubernetes.api.model.GenericKubernetesResource r) {
     String ns = r.getMetadata().getNamespace();
     try {
       ElasticQuota q = ElasticQuota.from(r);
@@ -298,7 +310,8 @@ public final class CapacityScheduling implements PreEnqueuePlugin, PreFilterPlug
     }
   }
 
-  void quotaDeleted(io.fabric8.kubernetes.api.model.GenericKubernetesResource r) {
+  /** A quota was deleted: its namespace is unbounded again. */
+  public void quotaDeleted(io.fabric8.kubernetes.api.model.GenericKubernetesResource r) {
     invalid.remove(r.getMetadata().getNamespace());
     book.removeQuota(r.getMetadata().getNamespace(), r.getMetadata().getName());
     activateRejected();

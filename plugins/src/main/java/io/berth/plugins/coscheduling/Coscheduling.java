@@ -172,6 +172,26 @@ public final class Coscheduling implements QueueSortPlugin, PreEnqueuePlugin, Pr
         Clock.systemUTC(), timers);
   }
 
+  /**
+   * As {@link #create(Map, Handle)} with the groups of {@code groups} instead of informers over the handle's client,
+   * for an embedding that keeps the PodGroups itself (the replay): the groups it reports through
+   * {@link GroupResolver#changed} activate their pending members, as informer events do.
+   */
+  public static Plugin withGroups(Map<String, Object> args, Handle handle, GroupResolver groups) {
+    CoschedulingArgs parsed = CoschedulingArgs.parse(args);
+    ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "coscheduling-timer");
+      t.setDaemon(true);
+      return t;
+    });
+    GroupActivator activator = new GroupActivator();
+    Coscheduling plugin = new Coscheduling(parsed, handle, groups, GroupMembers.of(handle), Clock.systemUTC(),
+        timers);
+    activator.plugin = plugin;
+    groups.listen(activator, activator::deleted);
+    return plugin;
+  }
+
   /** Hands PodGroup adds and updates to the plugin once it exists. */
   private static final class GroupActivator implements java.util.function.Consumer<GenericKubernetesResource> {
     // written once by the factory before the informer delivers events that matter; volatile for visibility

@@ -83,13 +83,31 @@ public final class GroupResolver implements PodGroupLister, AutoCloseable {
         SHARED.put(client, r);
       }
     }
+    r.listen(onChange, onDelete);
+    return r;
+  }
+
+  /**
+   * Tells this resolver's listeners of an added or updated group, as its informers do: for an embedding that keeps
+   * the groups itself (the replay), after its listers see the new version.
+   */
+  public void changed(GenericKubernetesResource group) {
+    listeners.forEach(l -> l.accept(group));
+  }
+
+  /** Tells this resolver's listeners of a deleted group, as its informers do (see {@link #changed}). */
+  public void deleted(GenericKubernetesResource group) {
+    deleteListeners.forEach(l -> l.accept(group));
+  }
+
+  /** Adds listeners of added or updated groups and of deleted ones (either may be null). */
+  void listen(Consumer<GenericKubernetesResource> onChange, Consumer<GenericKubernetesResource> onDelete) {
     if (onChange != null) {
-      r.listeners.add(onChange);
+      listeners.add(onChange);
     }
     if (onDelete != null) {
-      r.deleteListeners.add(onDelete);
+      deleteListeners.add(onDelete);
     }
-    return r;
   }
 
   @Override

@@ -97,6 +97,14 @@ public final class TopologyPlacement implements PreFilterPlugin, FilterPlugin, S
     return new TopologyPlacement(lister, handle.lister(Pod.class));
   }
 
+  /** As {@link #create(Map, Handle)} reading the groups from {@code groups} (an embedding without informers). */
+  public static Plugin create(Map<String, Object> args, Handle handle, PodGroupLister groups) {
+    if (args != null && !args.isEmpty()) {
+      throw new IllegalArgumentException(NAME + " takes no arguments; got " + String.join(", ", args.keySet()));
+    }
+    return new TopologyPlacement(groups, handle.lister(Pod.class));
+  }
+
   @Override
   public String name() {
     return NAME;

@@ -41,8 +41,9 @@ import tools.jackson.dataformat.yaml.YAMLMapper;
  *   <li>{@code POST /debug/simulate} — {@link Simulation} of a Pod, a List of pods, or YAML
  *   documents of pods with at most one {@code KubeSchedulerConfiguration}.</li>
  * </ul>
- * While leader election is on and this instance does not lead, every path answers 503 with the
- * Lease holder's identity (its queue and cache are not the ones scheduling). Thread-safe: the
+ * While leader election is on and this instance does not lead, {@link LeaderForwarding} sends the
+ * requests on to the leader; should one reach these handlers all the same (leadership just lost),
+ * it answers 503 with the Lease holder's identity (its queue and cache are not the ones scheduling). Thread-safe: the
  * parts are; handlers run on the endpoints' request threads.
  */
 public final class DebugEndpoints {

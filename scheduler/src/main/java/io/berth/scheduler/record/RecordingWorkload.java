@@ -37,7 +37,9 @@ import org.slf4j.LoggerFactory;
  * CSINodes, Namespaces, Services, ReplicationControllers, ReplicaSets, StatefulSets,
  * PodDisruptionBudgets; the daemon's ClusterRole grants list and watch on each), and, when the API
  * server serves them, informers of scheduler-plugins' {@code scheduling.x-k8s.io/v1alpha1}
- * PodGroups and ElasticQuotas. The recorder's handlers only
+ * PodGroups and ElasticQuotas and of kube-scheduler 1.36's {@code scheduling.k8s.io/v1alpha2}
+ * PodGroups (what Coscheduling, TopologyPlacement and CapacityScheduling read; Workloads reach the
+ * scheduler only through the PodGroups made from them, so they are not recorded). The recorder's handlers only
  * enqueue, so the scheduler's own handlers are never slowed by the file. Metrics:
  * {@code berth_scheduler_record_events_total{result="recorded|written|dropped|failed"}}. The file is
  * closed after the wrapped workload stopped. Thread-safe as {@link DaemonWorkload} requires: the
@@ -48,8 +50,13 @@ public final class RecordingWorkload implements DaemonWorkload {
   public static final String SCHEDULING_X_K8S_IO = "scheduling.x-k8s.io/v1alpha1";
 
   private static final Logger LOG = LoggerFactory.getLogger(RecordingWorkload.class);
+  /** kube-scheduler 1.36's Workload API group version, whose PodGroups the scheduler reads. */
+  public static final String SCHEDULING_K8S_IO_V1ALPHA2 = "scheduling.k8s.io/v1alpha2";
+  // {apiVersion, plural, kind}: what the gang and quota plugins read
   private static final List<String[]> CUSTOM_KINDS = List.of(
-      new String[] {"podgroups", "PodGroup"}, new String[] {"elasticquotas", "ElasticQuota"});
+      new String[] {SCHEDULING_X_K8S_IO, "podgroups", "PodGroup"},
+      new String[] {SCHEDULING_X_K8S_IO, "elasticquotas", "ElasticQuota"},
+      new String[] {SCHEDULING_K8S_IO_V1ALPHA2, "podgroups", "PodGroup"});
 
   private final DaemonWorkload delegate;
   private final Path file;
@@ -100,21 +107,22 @@ public final class RecordingWorkload implements DaemonWorkload {
     addTo(context, StatefulSet.class, "StatefulSet", "apps/v1", r);
     addTo(context, PodDisruptionBudget.class, "PodDisruptionBudget", "policy/v1", r);
     for (String[] kind : servedCustomKinds(context.client())) {
-      customInformers.add(context.client().genericKubernetesResources(SCHEDULING_X_K8S_IO, kind[1])
+      String apiVersion = kind[0];
+      customInformers.add(context.client().genericKubernetesResources(apiVersion, kind[2])
           .inAnyNamespace().inform(new io.fabric8.kubernetes.client.informers.ResourceEventHandler<>() {
             @Override
             public void onAdd(GenericKubernetesResource obj) {
-              r.record(RecordedEvent.Type.ADDED, kind[1], SCHEDULING_X_K8S_IO, obj);
+              r.record(RecordedEvent.Type.ADDED, kind[2], apiVersion, obj);
             }
 
             @Override
             public void onUpdate(GenericKubernetesResource oldObj, GenericKubernetesResource newObj) {
-              r.record(RecordedEvent.Type.MODIFIED, kind[1], SCHEDULING_X_K8S_IO, newObj);
+              r.record(RecordedEvent.Type.MODIFIED, kind[2], apiVersion, newObj);
             }
 
             @Override
             public void onDelete(GenericKubernetesResource obj, boolean deletedFinalStateUnknown) {
-              r.record(RecordedEvent.Type.DELETED, kind[1], SCHEDULING_X_K8S_IO, obj);
+              r.record(RecordedEvent.Type.DELETED, kind[2], apiVersion, obj);
             }
           }));
     }
@@ -126,24 +134,26 @@ public final class RecordingWorkload implements DaemonWorkload {
     context.informers().informerFor(type).addEventHandler(r.<T>handler(kind, apiVersion));
   }
 
-  /** The scheduler-plugins kinds the API server serves (discovery); none when it cannot say. */
+  /** The gang and quota kinds the API server serves (discovery); none of a group version it cannot say. */
   private static List<String[]> servedCustomKinds(KubernetesClient client) {
     List<String[]> out = new ArrayList<>();
-    try {
-      APIResourceList list = client.getApiResources(SCHEDULING_X_K8S_IO);
-      if (list == null || list.getResources() == null) {
-        return out;
-      }
-      for (String[] kind : CUSTOM_KINDS) {
-        for (APIResource res : list.getResources()) {
-          if (kind[0].equals(res.getName())) {
-            out.add(kind);
+    for (String apiVersion : List.of(SCHEDULING_X_K8S_IO, SCHEDULING_K8S_IO_V1ALPHA2)) {
+      try {
+        APIResourceList list = client.getApiResources(apiVersion);
+        if (list == null || list.getResources() == null) {
+          continue;
+        }
+        for (String[] kind : CUSTOM_KINDS) {
+          for (APIResource res : list.getResources()) {
+            if (kind[0].equals(apiVersion) && kind[1].equals(res.getName())) {
+              out.add(kind);
+            }
           }
         }
+      } catch (RuntimeException e) {
+        LOG.debug("discovery of {} failed; not recording its PodGroups or ElasticQuotas: {}",
+            apiVersion, e.getMessage());
       }
-    } catch (RuntimeException e) {
-      LOG.debug("discovery of {} failed; not recording PodGroups or ElasticQuotas: {}",
-          SCHEDULING_X_K8S_IO, e.getMessage());
     }
     return out;
   }

@@ -42,7 +42,8 @@ import org.slf4j.LoggerFactory;
  * terminal phase), keeping the replay's own {@code nodeName}, conditions and nomination. Every other
  * pod (already bound when first seen, or another scheduler's) is applied as recorded, so it takes
  * the capacity it took in the recorded cluster. A recorded deletion deletes, including a victim the
- * recorded scheduler preempted. Nodes, PVs, PVCs and the other kinds are applied as recorded.
+ * recorded scheduler preempted. Nodes, PVs, PVCs and the other kinds are applied as recorded; PodGroups (both
+ * APIs) and ElasticQuotas go to {@link ReplayGroups}, which the gang and quota plugins read instead of informers.
  *
  * <p>Determinism. This thread drives the scheduling loop itself: after each event it schedules
  * while the queue has a pod to give and waits for each binding cycle to end (or to park in Permit)
@@ -79,6 +80,7 @@ final class ReplayRun {
   }
 
   private final ReplayStore store = new ReplayStore();
+  private final ReplayGroups groups = new ReplayGroups();
   private final SimulatedClock clock;
   private final SchedulerAssembly assembly;
   private final SchedulingQueue queue;
@@ -109,6 +111,20 @@ final class ReplayRun {
             boundNode.putIfAbsent(pod.getMetadata().getUid(), node);
             boundAt.putIfAbsent(pod.getMetadata().getUid(), clock.millis());
           });
+        });
+      } else if (name.equals(io.berth.plugins.coscheduling.Coscheduling.NAME)) {
+        // the gang plugins read the recorded groups instead of watching an API server
+        registry.register(name, (args, handle) -> io.berth.plugins.coscheduling.Coscheduling.withGroups(args,
+            handle, groups.resolver()));
+      } else if (name.equals(io.berth.plugins.topologyplacement.TopologyPlacement.NAME)) {
+        registry.register(name, (args, handle) -> io.berth.plugins.topologyplacement.TopologyPlacement.create(
+            args, handle, groups.resolver()));
+      } else if (name.equals(io.berth.plugins.capacityscheduling.CapacityScheduling.NAME)) {
+        registry.register(name, (args, handle) -> {
+          io.berth.plugins.capacityscheduling.CapacityScheduling plugin =
+              io.berth.plugins.capacityscheduling.CapacityScheduling.fed(args, handle, groups.resolver());
+          groups.addQuotaPlugin(plugin);
+          return plugin;
         });
       } else {
         registry.register(name, base.get(name).orElseThrow());
@@ -168,7 +184,10 @@ final class ReplayRun {
 
   private void apply(RecordedEvent e) {
     HasMetadata obj = e.object();
-    if (obj instanceof Pod pod) {
+    if (obj instanceof io.fabric8.kubernetes.api.model.GenericKubernetesResource g
+        && ReplayGroups.handles(e.apiVersion(), e.kind())) {
+      groups.apply(e.apiVersion(), e.kind(), g, e.type() == RecordedEvent.Type.DELETED);
+    } else if (obj instanceof Pod pod) {
       applyPod(e.type(), pod);
     } else if (obj instanceof Node node) {
       applyNode(e.type(), node);
@@ -184,13 +203,13 @@ final class ReplayRun {
     if (cur.isPresent() && !Objects.equals(cur.get().getMetadata().getUid(), rec.getMetadata().getUid())) {
       // a pod of the same name replaced one whose deletion the recording missed
       store.remove(Pod.class, key);
-      assembly.podHandler().onDelete(cur.get(), true);
+      podDeleted(cur.get(), true);
       cur = Optional.empty();
     }
     if (type == RecordedEvent.Type.DELETED) {
       if (cur.isPresent()) {
         store.remove(Pod.class, key);
-        assembly.podHandler().onDelete(cur.get(), false);
+        podDeleted(cur.get(), false);
       }
       return;
     }
@@ -219,9 +238,9 @@ final class ReplayRun {
     }
     store.put(input);
     if (cur.isEmpty()) {
-      assembly.podHandler().onAdd(input, false);
+      podAdded(input);
     } else {
-      assembly.podHandler().onUpdate(cur.get(), input);
+      podUpdated(cur.get(), input);
     }
   }
 
@@ -298,6 +317,22 @@ final class ReplayRun {
         handler.onUpdate(cur.get(), obj);
       }
     }
+  }
+
+  // the scheduler's pod handler first (as its informer's handler is registered first), then the plugins'
+  private void podAdded(Pod pod) {
+    assembly.podHandler().onAdd(pod, false);
+    store.podHandlers().forEach(h -> h.onAdd(pod));
+  }
+
+  private void podUpdated(Pod old, Pod pod) {
+    assembly.podHandler().onUpdate(old, pod);
+    store.podHandlers().forEach(h -> h.onUpdate(old, pod));
+  }
+
+  private void podDeleted(Pod pod, boolean finalStateUnknown) {
+    assembly.podHandler().onDelete(pod, finalStateUnknown);
+    store.podHandlers().forEach(h -> h.onDelete(pod));
   }
 
   // ------------------------------------------------------------------ driving the scheduler
@@ -377,9 +412,9 @@ final class ReplayRun {
   private void deliverWatchEvents() {
     for (ReplayStore.WatchEvent w : store.takeWatchEvents()) {
       if (w.newPod() == null) {
-        assembly.podHandler().onDelete(w.oldPod(), false);
+        podDeleted(w.oldPod(), false);
       } else {
-        assembly.podHandler().onUpdate(w.oldPod(), w.newPod());
+        podUpdated(w.oldPod(), w.newPod());
       }
     }
   }

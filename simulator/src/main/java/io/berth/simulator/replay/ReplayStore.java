@@ -36,6 +36,24 @@ final class ReplayStore implements ListerProvider, PodApi {
   private final Map<Class<?>, TreeMap<String, HasMetadata>> objects = new HashMap<>();
   private final Deque<WatchEvent> watch = new ArrayDeque<>();
   private long resourceVersion = 1_000_000_000L;
+  // guarded by this: plugins' pod handlers (CapacityScheduling charges bound pods through one)
+  private final List<io.berth.framework.ObjectEventHandler<Pod>> podHandlers = new ArrayList<>();
+
+  /** Pod handlers are told of every pod event the replay delivers; other kinds have no events here. */
+  @Override
+  @SuppressWarnings("unchecked")
+  public synchronized <T extends HasMetadata> java.util.function.BooleanSupplier addEventHandler(Class<T> type,
+      io.berth.framework.ObjectEventHandler<T> handler) {
+    if (type == Pod.class) {
+      podHandlers.add((io.berth.framework.ObjectEventHandler<Pod>) handler);
+    }
+    return () -> true;
+  }
+
+  /** The plugins' pod handlers, for the replay thread to tell. */
+  synchronized List<io.berth.framework.ObjectEventHandler<Pod>> podHandlers() {
+    return List.copyOf(podHandlers);
+  }
 
   static String key(HasMetadata obj) {
     String ns = obj.getMetadata().getNamespace();
