@@ -1,5 +1,6 @@
 package io.berth.scheduler;
 
+import io.berth.framework.AssumedPod;
 import io.berth.framework.CycleState;
 import io.berth.framework.Framework;
 import io.berth.framework.GroupPreemptionPlugin;
@@ -10,7 +11,6 @@ import io.berth.framework.StatusException;
 import io.berth.scheduler.cache.Snapshot;
 import io.berth.scheduler.cache.SnapshotAmendment;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.PodBuilder;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -63,7 +63,7 @@ final class GroupFeasibilityCheck implements GroupPreemptionPlugin.GroupFeasibil
         try {
           String host = algorithm.schedulePod(fw, new CycleState(), pod, snapshot, WHAT_IF_CYCLE)
               .suggestedHost();
-          amendment.assume(new PodBuilder(pod).editSpec().withNodeName(host).endSpec().build());
+          amendment.assume(AssumedPod.on(pod, host));
           hosts.put(pod.getMetadata().getUid(), host);
           placed++;
         } catch (FitError | SchedulingAlgorithm.NoNodesAvailableException | StatusException e) {

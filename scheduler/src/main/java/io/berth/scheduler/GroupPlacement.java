@@ -1,5 +1,6 @@
 package io.berth.scheduler;
 
+import io.berth.framework.AssumedPod;
 import io.berth.framework.CycleState;
 import io.berth.framework.Framework;
 import io.berth.framework.PodInfo;
@@ -9,7 +10,6 @@ import io.berth.scheduler.cache.SchedulerCache;
 import io.berth.scheduler.cache.SnapshotAmendment;
 import io.berth.scheduler.queue.SchedulingQueue;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.PodBuilder;
 import java.util.ArrayList;
 import java.util.List;
 import org.slf4j.Logger;
@@ -54,7 +54,7 @@ final class GroupPlacement {
    * rejection as a FitError on {@code host}).
    */
   Status place(QueuedPodInfo pInfo, CycleState state, String host) {
-    Pod assumed = new PodBuilder(pInfo.pod()).editSpec().withNodeName(host).endSpec().build();
+    Pod assumed = AssumedPod.on(pInfo.pod(), host);
     // the member's derived data (requests, terms, ports, claims) holds for its assumed copy
     PodInfo assumedInfo = pInfo.podInfo().forAssumed(assumed);
     amendment.assume(assumedInfo);

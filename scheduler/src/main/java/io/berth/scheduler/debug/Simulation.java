@@ -1,5 +1,6 @@
 package io.berth.scheduler.debug;
 
+import io.berth.framework.AssumedPod;
 import io.berth.framework.CycleState;
 import io.berth.framework.FeatureGates;
 import io.berth.framework.Framework;
@@ -159,7 +160,7 @@ public final class Simulation {
     try {
       ScheduleResult r = algorithm.schedulePod(fw, state, pod, snapshot);
       host = r.suggestedHost();
-      Pod assumed = new PodBuilder(pod).editSpec().withNodeName(host).endSpec().build();
+      Pod assumed = AssumedPod.on(pod, host);
       status = fw.runReservePluginsReserve(state, assumed, host);
       if (status.isSuccess()) {
         status = fw.runPermitPlugins(state, assumed, host);
