@@ -108,10 +108,13 @@ class SchedulerConformanceIT {
         .stream().collect(Collectors.groupingBy(p -> p.getSpec().getNodeName(), Collectors.counting()));
     assertThat(perNode.get("sched-large")).as("pods per node %s", perNode)
         .isGreaterThanOrEqualTo(perNode.getOrDefault("sched-small", 0L));
-    List<Event> scheduled = admin.v1().events().inNamespace(NS).list().getItems().stream()
-        .filter(e -> "Scheduled".equals(e.getReason())).toList();
-    assertThat(scheduled).hasSize(8).allSatisfy(e -> assertThat(e.getReportingComponent()).isEqualTo(
-        "berth-scheduler"));
+    // events are written asynchronously, next to the bindings: the last one may land a moment after its pod runs
+    await().atMost(WAIT).untilAsserted(() -> {
+      List<Event> scheduled = admin.v1().events().inNamespace(NS).list().getItems().stream()
+          .filter(e -> "Scheduled".equals(e.getReason())).toList();
+      assertThat(scheduled).hasSize(8).allSatisfy(e -> assertThat(e.getReportingComponent()).isEqualTo(
+          "berth-scheduler"));
+    });
   }
 
   @Test
