@@ -57,8 +57,11 @@ class ExplainSecureProcessIT {
     admin.pods().inNamespace("default").resource(SchedulerIT.pod("too-big", "2", "default-scheduler"))
         .create();
     String path = "/debug/explain/default/too-big";
-    await().atMost(STARTUP).until(() -> https(port, "GET", path, null, Optional.of(debugger))
-        .statusCode() == 200);
+    // until an attempt that saw the node: the first one can run before the scheduler's cache has it
+    await().atMost(STARTUP).until(() -> {
+      HttpResponse<String> r = https(port, "GET", path, null, Optional.of(debugger));
+      return r.statusCode() == 200 && r.body().contains("\"secure-node\"");
+    });
 
     HttpResponse<String> anonymous = https(port, "GET", path, null, Optional.empty());
     assertThat(anonymous.statusCode()).isEqualTo(401);
