@@ -189,6 +189,11 @@ class ControllerManagerConformanceIT {
           .addToLabels("app", "adopt").endMetadata().withSpec(template("adopt", "registry.k8s.io/pause:3.10")
               .getSpec()).build()).create();
     }
+    // The orphans must be in the controller's cache and Ready before the ReplicaSet appears: otherwise it creates
+    // replicas for the unseen orphan and, once it adopts it, deletes the youngest not-yet-ready pod — possibly that one.
+    await().atMost(WAIT).untilAsserted(() -> assertThat(admin.pods().inNamespace(NS).withLabel("app", "adopt").list()
+        .getItems()).hasSize(2).allSatisfy(p -> assertThat(p.getStatus().getConditions())
+            .anySatisfy(c -> assertThat(c.getType() + "=" + c.getStatus()).isEqualTo("Ready=True"))));
     ReplicaSet rs = admin.apps().replicaSets().inNamespace(NS).resource(new ReplicaSetBuilder().withNewMetadata()
         .withName("adopter").endMetadata().withNewSpec().withReplicas(3).withNewSelector()
         .addToMatchLabels("app", "adopt").endSelector().withTemplate(template("adopt",
