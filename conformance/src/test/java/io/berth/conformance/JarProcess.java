@@ -54,7 +54,7 @@ final class JarProcess implements AutoCloseable {
   static JarProcess start(String name, Path jar, Path logDir, String... args) throws IOException {
     assertThat(jar).as("the runnable jar (built by package)").isRegularFile();
     List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Xmx512m", "-jar", jar.toString(), "--port", "0"));
+        "-Xmx512m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-jar", jar.toString(), "--port", "0"));
     command.addAll(List.of(args));
     Files.createDirectories(logDir);
     Path log = logDir.resolve(name + ".log");

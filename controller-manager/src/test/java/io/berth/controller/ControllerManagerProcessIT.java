@@ -95,7 +95,7 @@ class ControllerManagerProcessIT {
   private RunningJar start(Map<String, String> env, String... args) throws IOException {
     assertThat(JAR).as("the runnable jar (built by package)").isRegularFile();
     List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
-        .toString(), "-Xmx256m", "-jar", JAR.toString()));
+        .toString(), "-Xmx256m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-jar", JAR.toString()));
     command.addAll(List.of(args));
     Path log = Files.createTempFile(dir, "jar-", ".log");
     ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());

@@ -240,7 +240,8 @@ class CapacitySchedulingProcessIT {
   private int start(Path config) throws IOException {
     assertThat(JAR).as("the runnable jar (built by package)").isRegularFile();
     List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
-        .toString(), "-Xmx256m", "-jar", JAR.toString(), "--kubeconfig", CLUSTER.cluster().kubeconfig().toString(),
+        .toString(), "-Xmx256m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
+        "-jar", JAR.toString(), "--kubeconfig", CLUSTER.cluster().kubeconfig().toString(),
         "--config", config.toString(), "--port=0"));
     Path log = Files.createTempFile(dir, "jar-", ".log");
     ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());

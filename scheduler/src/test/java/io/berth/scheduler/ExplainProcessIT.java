@@ -73,7 +73,7 @@ class ExplainProcessIT {
   private int start(String... args) throws IOException {
     assertThat(JAR).as("the runnable jar (built by package)").isRegularFile();
     List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin",
-        "java").toString(), "-Xmx256m", "-jar", JAR.toString(),
+        "java").toString(), "-Xmx256m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-jar", JAR.toString(),
         "--kubeconfig=" + CLUSTER.cluster().kubeconfig()));
     command.addAll(List.of(args));
     log = dir.resolve("scheduler.log");

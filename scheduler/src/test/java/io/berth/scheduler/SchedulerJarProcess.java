@@ -54,7 +54,8 @@ final class SchedulerJarProcess implements AutoCloseable {
   /** Starts {@code java -jar berth-scheduler.jar --kubeconfig=KUBECONFIG ARGS...}, output to {@code log}. */
   static SchedulerJarProcess start(Path log, Path kubeconfig, String... args) throws IOException {
     List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin",
-        "java").toString(), "-Xmx256m", "-jar", JAR.toString(), "--kubeconfig=" + kubeconfig));
+        "java").toString(), "-Xmx256m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
+        "-jar", JAR.toString(), "--kubeconfig=" + kubeconfig));
     command.addAll(List.of(args));
     ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
         .redirectOutput(log.toFile());

@@ -41,7 +41,7 @@ final class SimulatorProcess implements AutoCloseable {
   static SimulatorProcess start(String... args) throws IOException {
     assertThat(JAR).as("the runnable jar (built by package)").isRegularFile();
     List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
-        .toString(), "-Xmx384m", "-jar", JAR.toString()));
+        .toString(), "-Xmx384m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-jar", JAR.toString()));
     command.addAll(List.of(args));
     Path dir = Files.createDirectories(Path.of("target", "simulator-it"));
     Path log = Files.createTempFile(dir, "simulator-", ".log");

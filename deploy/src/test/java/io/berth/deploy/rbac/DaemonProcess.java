@@ -37,7 +37,7 @@ final class DaemonProcess implements AutoCloseable {
   static DaemonProcess start(String name, Path jar, Path dir, List<String> args) throws IOException {
     assertThat(jar).as("the runnable jar of %s (built by package)", name).isRegularFile();
     List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
-        .toString(), "-Xmx256m", "-XX:TieredStopAtLevel=1", "-jar", jar.toString()));
+        .toString(), "-Xmx256m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-jar", jar.toString()));
     command.addAll(args);
     Path log = dir.resolve(name + ".log");
     ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());

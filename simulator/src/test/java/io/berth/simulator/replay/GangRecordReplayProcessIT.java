@@ -99,7 +99,8 @@ class GangRecordReplayProcessIT {
     recording = dir.resolve("gangs.jsonl");
     Path log = dir.resolve("scheduler.log");
     Process jar = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Xmx256m", "-jar", JAR.toString(), "--kubeconfig", CLUSTER.cluster().kubeconfig().toString(),
+        "-Xmx256m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
+        "-jar", JAR.toString(), "--kubeconfig", CLUSTER.cluster().kubeconfig().toString(),
         "--config", gangConfig.toString(), "--leader-elect=false", "--port=0", "--record",
         recording.toString()).redirectErrorStream(true).redirectOutput(log.toFile()).start();
     try {

@@ -83,7 +83,8 @@ class RecordReplayProcessIT {
     recording = dir.resolve("stream.jsonl.gz");
     Path log = dir.resolve("scheduler.log");
     Process jar = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Xmx256m", "-jar", JAR.toString(), "--kubeconfig", CLUSTER.cluster().kubeconfig().toString(),
+        "-Xmx256m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
+        "-jar", JAR.toString(), "--kubeconfig", CLUSTER.cluster().kubeconfig().toString(),
         "--leader-elect=false", "--port=0", "--record", recording.toString())
         .redirectErrorStream(true).redirectOutput(log.toFile()).start();
     try {
