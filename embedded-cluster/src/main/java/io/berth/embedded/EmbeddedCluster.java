@@ -23,6 +23,7 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -73,6 +74,11 @@ public final class EmbeddedCluster implements AutoCloseable {
   private final boolean rbac;
   // double-checked under this
   private volatile KubernetesClient client;
+  // the Vert.x every client of newClient() runs on, closed after them
+  private final ClientVertx clientVertx = new ClientVertx(Math.max(1, Runtime.getRuntime().availableProcessors()));
+  // the JSON mapping every client of newClient() uses (thread-safe): its (de)serializers are built once per
+  // cluster, not once per client (each a few hundred ms of CPU, holding the client's event loops meanwhile)
+  private final KubernetesSerialization clientSerialization = new KubernetesSerialization();
 
   private EmbeddedCluster(Builder b) {
     this.server = new ApiServer(new ApiServer.Settings(b.host, b.port, b.historyCapacity, b.bookmarkInterval,
@@ -206,14 +212,24 @@ public final class EmbeddedCluster implements AutoCloseable {
     return config.build();
   }
 
-  /** A new client for this cluster (as admin when RBAC is on); the caller closes it. */
+  /**
+   * A new client for this cluster (as admin when RBAC is on); the caller closes it. The clients the cluster builds
+   * share one Vert.x instance with as many event loops as cores (fabric8 otherwise starts one per client), closed
+   * with the cluster, and one fabric8 {@link KubernetesSerialization} (so a kind registered through one client's
+   * serialization is known to the others).
+   */
   public KubernetesClient newClient() {
-    return new KubernetesClientBuilder().withConfig(clientConfig()).build();
+    return newClient(clientConfig());
   }
 
   /** A new client for this cluster that authenticates with {@code token} (none when null); the caller closes it. */
   public KubernetesClient newClient(String token) {
-    return new KubernetesClientBuilder().withConfig(clientConfig(token)).build();
+    return newClient(clientConfig(token));
+  }
+
+  private KubernetesClient newClient(Config config) {
+    return new KubernetesClientBuilder().withConfig(config).withHttpClientFactory(clientVertx.factory())
+        .withKubernetesSerialization(clientSerialization).build();
   }
 
   /** The bearer tokens the cluster accepts; issue ServiceAccount and user tokens here. */
@@ -319,6 +335,7 @@ public final class EmbeddedCluster implements AutoCloseable {
     if (c != null) {
       c.close();
     }
+    clientVertx.close();
     kubelet.close();
     garbageCollector.close();
     server.stop();

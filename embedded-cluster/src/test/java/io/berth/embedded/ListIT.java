@@ -121,4 +121,19 @@ class ListIT {
     assertThat(client.pods().inAnyNamespace().withLabel("tier", "db").list().getItems())
         .extracting(p -> p.getMetadata().getNamespace()).containsOnly("selectors").hasSize(2);
   }
+
+  @Test
+  void theClustersClientsShareTheirTransportAndMappingAndOutliveEachOther() {
+    KubernetesClient first = CLUSTER.cluster().newClient();
+    KubernetesClient second = CLUSTER.cluster().newClient();
+    assertThat(first.getKubernetesSerialization()).isSameAs(second.getKubernetesSerialization());
+    assertThat(first.pods().inNamespace("paged").list().getItems()).hasSize(25);
+    first.close();
+    // closing one client leaves the shared Vert.x and the others working
+    assertThat(second.pods().inNamespace("paged").list().getItems()).hasSize(25);
+    second.close();
+    try (KubernetesClient third = CLUSTER.cluster().newClient()) {
+      assertThat(third.pods().inNamespace("selectors").list().getItems()).hasSize(4);
+    }
+  }
 }

@@ -33,17 +33,27 @@ import java.util.function.IntFunction;
  */
 final class HttpOps {
 
-  /** Samples of one measurement and the wall time it took, for a rate. */
-  record Timed(Latencies latencies, long wallNanos, long bytes) {
+  /**
+   * Samples of one measurement, the wall time it took, for a rate, and the CPU time of the calling threads
+   * themselves (the client's own work in them: building and serializing requests, waiting; 0 when not measured).
+   */
+  record Timed(Latencies latencies, long wallNanos, long bytes, long callerCpuNanos) {
 
     Timed(Latencies latencies, long wallNanos) {
-      this(latencies, wallNanos, 0);
+      this(latencies, wallNanos, 0, 0);
+    }
+
+    Timed(Latencies latencies, long wallNanos, long bytes) {
+      this(latencies, wallNanos, bytes, 0);
     }
 
     double perSecond() {
       return latencies.count() / (wallNanos / 1e9);
     }
   }
+
+  private static final java.lang.management.ThreadMXBean THREADS =
+      java.lang.management.ManagementFactory.getThreadMXBean();
 
   private HttpOps() {
   }
@@ -201,6 +211,7 @@ final class HttpOps {
     try {
       CountDownLatch go = new CountDownLatch(1);
       List<Future<Latencies>> parts = new ArrayList<>();
+      java.util.concurrent.atomic.AtomicLong cpu = new java.util.concurrent.atomic.AtomicLong();
       int slice = (items.size() + threads - 1) / threads;
       for (int t = 0; t < threads; t++) {
         List<String> mine = items.subList(Math.min(items.size(), t * slice),
@@ -208,11 +219,13 @@ final class HttpOps {
         parts.add(pool.submit(() -> {
           Latencies latencies = new Latencies();
           go.await();
+          long cpu0 = THREADS.getCurrentThreadCpuTime();
           for (String item : mine) {
             long t0 = System.nanoTime();
             op.accept(item);
             latencies.add(System.nanoTime() - t0);
           }
+          cpu.addAndGet(THREADS.getCurrentThreadCpuTime() - cpu0);
           return latencies;
         }));
       }
@@ -222,7 +235,7 @@ final class HttpOps {
       for (Future<Latencies> part : parts) {
         all.merge(part.get());
       }
-      return new Timed(all, System.nanoTime() - start);
+      return new Timed(all, System.nanoTime() - start, 0, cpu.get());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException(e);
@@ -230,6 +243,12 @@ final class HttpOps {
       throw new IllegalStateException("a benchmark call failed", e.getCause());
     } finally {
       pool.shutdownNow();
+      try {
+        // gone before the caller's next thread-CPU snapshot: their CPU is in callerCpuNanos only
+        pool.awaitTermination(10, java.util.concurrent.TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
     }
   }
 

@@ -46,6 +46,19 @@ final class ThreadCpu {
     return new ThreadCpu(cpu, names);
   }
 
+  /**
+   * CPU nanoseconds used from {@code before} to this snapshot, by thread name with its numbers replaced by
+   * {@code N} (all {@code vert.x-eventloop-thread-N} of the clients together), largest first.
+   */
+  java.util.List<Map.Entry<String, Long>> byNameSince(ThreadCpu before) {
+    Map<String, Long> sums = new HashMap<>();
+    for (Map.Entry<Long, Long> e : cpuById.entrySet()) {
+      String name = nameById.get(e.getKey()).replaceAll("[0-9]+", "N");
+      sums.merge(name, e.getValue() - before.cpuById.getOrDefault(e.getKey(), 0L), Long::sum);
+    }
+    return sums.entrySet().stream().sorted(Map.Entry.<String, Long>comparingByValue().reversed()).toList();
+  }
+
   /** CPU nanoseconds the threads named as {@code which} selects used from {@code before} to this snapshot. */
   long nanosSince(ThreadCpu before, Predicate<String> which) {
     long sum = 0;

@@ -2,6 +2,8 @@ package io.berth.bench.embedded;
 
 import io.berth.embedded.EmbeddedCluster;
 import io.berth.embedded.JulBridge;
+import io.berth.informer.ResourceEventHandler;
+import io.berth.informer.SharedInformerFactory;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -9,8 +11,10 @@ import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
 import java.lang.management.ManagementFactory;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -24,7 +28,10 @@ import org.slf4j.LoggerFactory;
  * (first create to last create answered), the time until every watcher has seen every pod, mean and p99 create
  * latency, and the process CPU time per 1,000 creates (client, server and watchers together: one JVM) with the
  * part of it used by the embedded API server's own threads ({@link ThreadCpu}; JVM-wide work such as garbage
- * collection and compilation counts only in the total). A warm-up
+ * collection and compilation counts only in the total), and that CPU by thread name. With
+ * {@code -Dberth.bench.watchers=informer} the watchers are Berth informers ({@link SharedInformerFactory}: list,
+ * then watch over {@code WebSocketWatchStream}, each event through the DeltaFIFO to a handler) instead of fabric8
+ * {@code watch()} calls, as Berth's own daemons watch. A warm-up
  * run at a quarter of the size comes first and is discarded; then {@code runs} (default 3) measured runs.
  *
  * <p>Run: {@code java -XX:+UseParallelGC -cp benchmarks/target/benchmarks.jar
@@ -33,6 +40,8 @@ import org.slf4j.LoggerFactory;
 public final class WatchedCreateRun {
 
   private static final Logger LOG = LoggerFactory.getLogger(WatchedCreateRun.class);
+  /** Whether the watchers are Berth informers ({@code -Dberth.bench.watchers=informer}) instead of fabric8 watches. */
+  private static final boolean INFORMER_WATCHERS = "informer".equals(System.getProperty("berth.bench.watchers"));
 
   private WatchedCreateRun() {
   }
@@ -69,10 +78,26 @@ public final class WatchedCreateRun {
       List<KubernetesClient> watchClients = new ArrayList<>();
       List<Watch> watches = new ArrayList<>();
       CountDownLatch caughtUp = new CountDownLatch(watchers);
+      List<SharedInformerFactory> informers = new ArrayList<>();
       for (int w = 0; w < watchers; w++) {
         KubernetesClient wc = cluster.newClient();
         watchClients.add(wc);
         AtomicInteger added = new AtomicInteger();
+        if (INFORMER_WATCHERS) {
+          SharedInformerFactory factory = new SharedInformerFactory(wc);
+          factory.informerFor(Pod.class, ns).addEventHandler(new ResourceEventHandler<Pod>() {
+            @Override
+            public void onAdd(Pod pod, boolean isInInitialList) {
+              if (added.incrementAndGet() == pods) {
+                caughtUp.countDown();
+              }
+            }
+          });
+          factory.start();
+          factory.waitForCacheSync(Duration.ofMinutes(1));
+          informers.add(factory);
+          continue;
+        }
         watches.add(wc.pods().inNamespace(ns).watch(new Watcher<Pod>() {
           @Override
           public void eventReceived(Action action, Pod pod) {
@@ -102,8 +127,22 @@ public final class WatchedCreateRun {
       }
       long caughtUpNanos = System.nanoTime() - t0;
       long cpu = processCpuNanos() - cpu0;
-      long serverCpu = ThreadCpu.snapshot().nanosSince(threads0, ThreadCpu.SERVER);
+      ThreadCpu threads1 = ThreadCpu.snapshot();
+      long serverCpu = threads1.nanosSince(threads0, ThreadCpu.SERVER);
+      StringBuilder split = new StringBuilder("thread CPU ms per 1,000 creates by thread name:");
+      for (var e : threads1.byNameSince(threads0)) {
+        if (e.getValue() * 1_000.0 / pods >= 1e6) {
+          split.append(String.format("%n  %-55s %7.0f", e.getKey(), e.getValue() / 1e6 / (pods / 1_000.0)));
+        }
+      }
+      split.append(String.format("%n  %-55s %7.0f", "the creating threads (ended since)",
+          created.callerCpuNanos() / 1e6 / (pods / 1_000.0)));
+      long javaThreads = created.callerCpuNanos() + threads1.byNameSince(threads0).stream().mapToLong(Map.Entry::getValue).sum();
+      split.append(String.format("%n  %-55s %7.0f", "(process minus Java threads: GC, JIT, VM)",
+          (cpu - javaThreads) / 1e6 / (pods / 1_000.0)));
+      LOG.info("{}", split);
       watches.forEach(Watch::close);
+      informers.forEach(SharedInformerFactory::shutdown);
       watchClients.forEach(KubernetesClient::close);
       client.close();
       return new Result(created.perSecond(), caughtUpNanos / 1e9, created.latencies().meanAndP99(),

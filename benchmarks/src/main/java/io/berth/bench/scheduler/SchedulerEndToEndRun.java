@@ -38,7 +38,9 @@ import org.slf4j.LoggerFactory;
  * [nodes] [pods]}; defaults 500 2000. Events are recorded through the daemon's
  * {@link KubernetesEventRecorder} unless {@code -Dberth.bench.events=false}; the CPU is reported
  * when the last pod is bound and again once the server has every pod's {@code Scheduled} event, with
- * the Java threads' CPU split by group.
+ * the Java threads' CPU split by group. The end-to-end part runs twice ({@code
+ * -Dberth.bench.passes}, default 2), each pass on a fresh cluster and scheduler in the same JVM:
+ * "cold" meets the HTTP paths uncompiled, "warm" after the first pass compiled them.
  */
 public final class SchedulerEndToEndRun {
   private static final Logger LOG = LoggerFactory.getLogger(SchedulerEndToEndRun.class);
@@ -57,6 +59,20 @@ public final class SchedulerEndToEndRun {
     SchedulerThroughputRun.run(PerfWorkload.schedulingBasic(nodes, 0, pods));
     var inProcess = SchedulerThroughputRun.run(PerfWorkload.schedulingBasic(nodes, 0, pods));
     LOG.info("in process: {}", SchedulerThroughputRun.format(inProcess));
+    int passes = Integer.getInteger("berth.bench.passes", 2);
+    for (int pass = 1; pass <= passes; pass++) {
+      System.gc();
+      endToEnd(nodes, pods, pass == 1 ? "cold" : "warm", inProcess);
+    }
+  }
+
+  /**
+   * One pass on a fresh embedded cluster and a fresh scheduler; the first pass of a JVM meets the
+   * HTTP, fabric8 and server paths uncompiled (JIT), later passes ({@code -Dberth.bench.passes})
+   * meet them warm, as a long-running daemon and server would.
+   */
+  private static void endToEnd(int nodes, int pods, String label,
+      SchedulerThroughputRun.Result inProcess) throws Exception {
     try (EmbeddedCluster cluster = EmbeddedCluster.builder().start()) {
       for (int i = 0; i < nodes; i++) {
         cluster.nodes().add(NodeSpec.node("node-" + i).withCpu("4").withMemory("32Gi"));
@@ -129,15 +145,15 @@ public final class SchedulerEndToEndRun {
       double bindMeanMs = bind == null ? Double.NaN : bind.mean(TimeUnit.MILLISECONDS);
       double e2ePerPodMs = elapsed / 1e6 / pods;
       double inProcPerPodMs = 1000.0 / inProcess.overallPodsPerSecond();
-      LOG.info(String.format("%nend to end: %d nodes, %d pods: %.0f pods/s (creates took %.1f s,"
+      LOG.info(String.format("%nend to end (%s): %d nodes, %d pods: %.0f pods/s (creates took %.1f s,"
           + " all bound after %.1f s); mean Bind call %.2f ms; in process %.0f pods/s;"
-          + " server share of the per-pod time %.0f%%", nodes, pods, pods / (elapsed / 1e9),
+          + " server share of the per-pod time %.0f%%", label, nodes, pods, pods / (elapsed / 1e9),
           created / 1e9, elapsed / 1e9, bindMeanMs, inProcess.overallPodsPerSecond(),
           100 * (1 - inProcPerPodMs / e2ePerPodMs)));
       // CPU time of the whole JVM (clients, server, scheduler) per pod: comparable on a loaded machine.
-      LOG.info(String.format("end to end: process CPU %.2f ms per pod", cpu / 1e6 / pods));
-      LOG.info(String.format("end to end: %d Scheduled events created %.1f s after the first create;"
-          + " process CPU %.2f ms per pod by then; recorder %s%n%s", eventsWritten, eventsElapsed / 1e9,
+      LOG.info(String.format("end to end (%s): process CPU %.2f ms per pod", label, cpu / 1e6 / pods));
+      LOG.info(String.format("end to end (%s): %d Scheduled events created %.1f s after the first create;"
+          + " process CPU %.2f ms per pod by then; recorder %s%n%s", label, eventsWritten, eventsElapsed / 1e9,
           cpuWithEvents / 1e6 / pods, metrics.find("berth_scheduler_events").counters().stream()
               .map(c -> c.getId().getTag("result") + "=" + (long) c.count()).sorted().toList(), split));
       creators.shutdown();

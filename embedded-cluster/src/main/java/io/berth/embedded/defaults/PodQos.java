@@ -1,6 +1,6 @@
 package io.berth.embedded.defaults;
 
-import io.fabric8.kubernetes.api.model.Quantity;
+import io.berth.embedded.server.QuantityAmounts;
 import java.math.BigDecimal;
 import java.util.List;
 import tools.jackson.databind.JsonNode;
@@ -74,7 +74,7 @@ final class PodQos {
       return BigDecimal.ZERO;
     }
     try {
-      return Quantity.getAmountInBytes(new Quantity(quantity.asString()));
+      return QuantityAmounts.of(quantity.asString());
     } catch (RuntimeException e) {
       return BigDecimal.ZERO;
     }

@@ -41,6 +41,12 @@ final class PodSpecDefaults {
           + "(?::(?<tag>[\\w][\\w.-]{0,127}))?"
           + "(?:@(?<digest>[A-Za-z][A-Za-z0-9]*(?:[-_+.][A-Za-z][A-Za-z0-9]*)*:[0-9a-fA-F]{32,}))?");
 
+  // image -> its default pull policy: pods repeat a few images and the reference pattern is costly per container;
+  // bounded (new images beyond it are parsed each time); thread-safe
+  private static final int PULL_POLICY_CAPACITY = 4096;
+  private static final java.util.concurrent.ConcurrentHashMap<String, String> PULL_POLICIES =
+      new java.util.concurrent.ConcurrentHashMap<>();
+
   private PodSpecDefaults() {}
 
   /** {@code SetDefaults_PodSpec} and everything nested in it. */
@@ -157,6 +163,18 @@ final class PodSpecDefaults {
    * not parse (upstream ignores the parse error and finds no tag).
    */
   static String pullPolicyFor(String image) {
+    String known = PULL_POLICIES.get(image);
+    if (known != null) {
+      return known;
+    }
+    String policy = parsePullPolicy(image);
+    if (PULL_POLICIES.size() < PULL_POLICY_CAPACITY) {
+      PULL_POLICIES.putIfAbsent(image, policy);
+    }
+    return policy;
+  }
+
+  private static String parsePullPolicy(String image) {
     var matcher = IMAGE_REFERENCE.matcher(image);
     if (!matcher.matches()) {
       return "IfNotPresent";

@@ -1,7 +1,7 @@
 package io.berth.embedded.kubelet;
 
 import io.berth.embedded.server.Json;
-import io.fabric8.kubernetes.api.model.Quantity;
+import io.berth.embedded.server.QuantityAmounts;
 import java.math.BigDecimal;
 import java.util.HashMap;
 import java.util.Map;
@@ -68,7 +68,7 @@ final class PodRequests {
 
   /** A quantity string ({@code 500m}, {@code 1Gi}) in base units. */
   static BigDecimal amount(String quantity) {
-    return Quantity.getAmountInBytes(new Quantity(quantity));
+    return QuantityAmounts.of(quantity);
   }
 
   private static void add(Map<String, BigDecimal> into, Map<String, BigDecimal> more) {

@@ -2,7 +2,7 @@ package io.berth.embedded.server;
 
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -39,7 +39,7 @@ public record RequestInfo(
     }
     Map<String, String> query = parseQuery(rawQuery);
     String m = method.toUpperCase(java.util.Locale.ROOT);
-    List<String> parts = Arrays.stream(path.split("/")).filter(s -> !s.isEmpty()).toList();
+    List<String> parts = segments(path);
     int prefix;
     String group;
     String version;
@@ -91,6 +91,22 @@ public record RequestInfo(
       default -> m.toLowerCase(java.util.Locale.ROOT);
     };
     return new RequestInfo(m, path, query, true, verb, group, version, namespace, resource, name, subresource);
+  }
+
+  /** The non-empty segments of {@code path} between slashes (a hand-written split: this runs for every request). */
+  private static List<String> segments(String path) {
+    List<String> parts = new ArrayList<>(8);
+    int start = 0;
+    int n = path.length();
+    while (start < n) {
+      int slash = path.indexOf('/', start);
+      int end = slash < 0 ? n : slash;
+      if (end > start) {
+        parts.add(path.substring(start, end));
+      }
+      start = end + 1;
+    }
+    return parts;
   }
 
   private static Map<String, String> parseQuery(String raw) {

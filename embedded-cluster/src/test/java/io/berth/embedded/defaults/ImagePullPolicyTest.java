@@ -2,6 +2,12 @@ package io.berth.embedded.defaults;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -35,5 +41,29 @@ class ImagePullPolicyTest {
   })
   void digestWithoutTagIsNotLatest(String prefix, String expected) {
     assertThat(PodSpecDefaults.pullPolicyFor(prefix + DIGEST)).isEqualTo(expected);
+  }
+
+  @Test
+  void concurrentCallersSeeTheSamePolicies() throws Exception {
+    String[] images = {"nginx", "nginx:1.25", "registry.local:5000/team/app:v2", "busybox:latest", "app@" + DIGEST};
+    String[] expected = {"Always", "IfNotPresent", "IfNotPresent", "Always", "IfNotPresent"};
+    ExecutorService pool = Executors.newFixedThreadPool(8);
+    try {
+      List<Future<?>> done = new ArrayList<>();
+      for (int t = 0; t < 8; t++) {
+        int offset = t;
+        done.add(pool.submit(() -> {
+          for (int i = 0; i < 2_000; i++) {
+            int k = (i + offset) % images.length;
+            assertThat(PodSpecDefaults.pullPolicyFor(images[k])).isEqualTo(expected[k]);
+          }
+        }));
+      }
+      for (Future<?> f : done) {
+        f.get();
+      }
+    } finally {
+      pool.shutdownNow();
+    }
   }
 }

@@ -39,6 +39,13 @@ class ServerUnitsTest {
     assertThat(RequestInfo.parse("GET", "/api/v1/watch/namespaces/x/pods").verb()).isEqualTo("watch");
     assertThat(RequestInfo.parse("DELETE", "/api/v1/namespaces/x/pods").verb()).isEqualTo("deletecollection");
     assertThat(RequestInfo.parse("GET", "/version").resourceRequest()).isFalse();
+
+    // empty segments (doubled or trailing slashes) are skipped, as before
+    RequestInfo slashes = RequestInfo.parse("GET", "//api/v1//namespaces/ns1/pods/p1/");
+    assertThat(slashes.verb()).isEqualTo("get");
+    assertThat(slashes.namespace()).isEqualTo("ns1");
+    assertThat(slashes.name()).isEqualTo("p1");
+    assertThat(slashes.subresource()).isEmpty();
   }
 
   private static WatchEvent event(long rv) {

@@ -16,13 +16,16 @@ import static io.berth.plugins.defaultpreemption.PreemptionFixtures.pdb;
 import static io.berth.plugins.defaultpreemption.PreemptionFixtures.pod;
 import static io.berth.plugins.defaultpreemption.PreemptionFixtures.topologyNodes;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.berth.embedded.EmbeddedClusterExtension;
 import io.berth.framework.Code;
 import io.berth.framework.NodeToStatus;
 import io.berth.framework.NominatingInfo;
 import io.berth.framework.PodInfo;
+import io.berth.framework.PodStatusPatch;
 import io.berth.framework.PostFilterResult;
+import io.berth.framework.runtime.ClientPodApi;
 import io.berth.framework.Status;
 import io.berth.plugins.defaultpreemption.TestFilters.ErrorOnLabelPlugin;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
@@ -33,6 +36,7 @@ import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudgetBuilder;
 import io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClassBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.util.ArrayList;
@@ -314,6 +318,35 @@ class DefaultPreemptionIT {
     assertThat(r.status()).isEqualTo(Status.SUCCESS);
     assertThat(r.nominatingInfo()).isEqualTo(NominatingInfo.override("node1"));
     assertThat(events).isEmpty();
+  }
+
+  @Test
+  void refusedVictimWritesAreThrownWithTheServersCode() {
+    KubernetesClient client = CLUSTER.client();
+    String ns = newNamespace(client, "refused");
+    Pod victim = client.resource(inNamespace(pod("v").node("node1").priority(LOW).obj(), ns))
+        .create();
+    ClientPodApi api = new ClientPodApi(client);
+    PodStatusPatch patch = PodStatusPatch.nominatedNodeName("node1");
+    CLUSTER.cluster().faults().failNext("patch", "pods/status", 1, 409);
+    assertThatThrownBy(() -> api.patchStatus(victim, patch))
+        .isInstanceOfSatisfying(KubernetesClientException.class, e -> {
+          assertThat(e.getCode()).isEqualTo(409);
+          assertThat(e.getMessage()).contains(ns + "/v").contains("injected fault: 409");
+        });
+    CLUSTER.cluster().faults().failNext("delete", "pods", 1, 422);
+    assertThatThrownBy(() -> api.delete(victim))
+        .isInstanceOfSatisfying(KubernetesClientException.class,
+            e -> assertThat(e.getCode()).isEqualTo(422));
+    // nothing was written by the refused calls; the next ones go through
+    assertThat(client.pods().inNamespace(ns).withName("v").get().getMetadata()
+        .getDeletionTimestamp()).isNull();
+    assertThat(api.patchStatus(victim, patch)).isTrue();
+    assertThat(client.pods().inNamespace(ns).withName("v").get().getStatus()
+        .getNominatedNodeName()).isEqualTo("node1");
+    assertThat(api.delete(victim)).isTrue();
+    assertThat(client.pods().inNamespace(ns).withName("v").get().getMetadata()
+        .getDeletionTimestamp()).isNotNull();
   }
 
   private static Pod nominate(KubernetesClient client, Pod pod, String nodeName) {
