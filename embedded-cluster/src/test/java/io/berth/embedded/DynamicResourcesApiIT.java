@@ -111,6 +111,29 @@ class DynamicResourcesApiIT {
             .withExpression("true" + " && true".repeat(1280)).endCel().build()));
     assertInvalid(() -> client.resources(ResourceClaim.class).resource(tooLong).create(),
         "spec.devices.requests[0].exactly.selectors[0].cel.expression: Too long: may not be more than 10240 bytes");
+    // selectors are compiled, and their worst-case cost estimated, as upstream's validateCELSelector
+    ResourceClaim syntax = claim("syntax", 1);
+    syntax.getSpec().getDevices().getRequests().get(0).getExactly().setSelectors(List.of(
+        new io.fabric8.kubernetes.api.model.resource.v1.DeviceSelectorBuilder().withNewCel()
+            .withExpression("device.driver ==").endCel().build()));
+    assertInvalid(() -> client.resources(ResourceClaim.class).resource(syntax).create(),
+        "spec.devices.requests[0].exactly.selectors[0].cel.expression: Invalid value: \"device.driver ==\":"
+            + " compilation failed: ");
+    String list = "[1,2,3,4,5,6,7,8,9,10]";
+    ResourceClaim tooComplex = claim("too-complex", 1);
+    tooComplex.getSpec().getDevices().getRequests().get(0).getExactly().setSelectors(List.of(
+        new io.fabric8.kubernetes.api.model.resource.v1.DeviceSelectorBuilder().withNewCel()
+            .withExpression(list + ".all(a, " + list + ".all(b, " + list + ".all(c, " + list + ".all(d, "
+                + list + ".all(e, " + list + ".all(f, a + b + c + d + e + f > 0))))))").endCel().build()));
+    assertInvalid(() -> client.resources(ResourceClaim.class).resource(tooComplex).create(),
+        "spec.devices.requests[0].exactly.selectors[0].cel.expression: Forbidden: too complex, exceeds cost limit");
+    DeviceClass costlyClass = new io.fabric8.kubernetes.api.model.resource.v1.DeviceClassBuilder().withNewMetadata()
+        .withName("costly").endMetadata().withNewSpec().addNewSelector().withNewCel()
+        .withExpression("device.capacity['gpu.berth.io'].memory == quantity('80Gi')").endCel().endSelector()
+        .endSpec().build();
+    // a quantity has no declared size: equality on one is unbounded in upstream's estimate
+    assertInvalid(() -> client.resources(DeviceClass.class).resource(costlyClass).create(),
+        "spec.selectors[0].cel.expression: Forbidden: too complex, exceeds cost limit");
   }
 
   @Test

@@ -1,5 +1,7 @@
 package io.berth.embedded.server;
 
+import io.berth.dracel.Compilation;
+import io.berth.dracel.SelectorEnvironment;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -18,7 +20,9 @@ import tools.jackson.databind.JsonNode;
  * specs, a claim's status ({@code reservedFor} at most {@value #RESERVED_FOR_MAX_SIZE} unique consumers and only
  * while allocated, an allocation that is set once and whose results name requests of the claim, DNS-label device
  * names, driver and pool names), slices (driver, pool, exactly one node selection field, unique device names,
- * immutable driver, pool name and node name) and device classes' selectors. The first violation is a 422 Invalid
+ * immutable driver, pool name and node name) and device classes' selectors (CEL selectors compiled in
+ * {@link SelectorEnvironment}, as upstream: at most 10,240 bytes, compiling, and a worst-case cost estimate within
+ * {@link SelectorEnvironment#MAX_COST}). The first violation is a 422 Invalid
  * naming the object and the field path as upstream does. Stateless and thread-safe.
  */
 final class ResourceApiValidation {
@@ -34,7 +38,7 @@ final class ResourceApiValidation {
   /** Upstream's {@code DeviceSelectorsMaxSize}. */
   static final int SELECTORS_MAX_SIZE = 32;
   /** Upstream's {@code CELSelectorExpressionMaxLength} (bytes of UTF-8). */
-  static final int CEL_SELECTOR_EXPRESSION_MAX_LENGTH = 10 * 1024;
+  static final int CEL_SELECTOR_EXPRESSION_MAX_LENGTH = SelectorEnvironment.MAX_EXPRESSION_LENGTH;
 
   private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
   private static final Pattern DNS_SUBDOMAIN =
@@ -208,14 +212,30 @@ final class ResourceApiValidation {
       if (!cel.isObject()) {
         check.fail(path + "[" + i + "]: Required value: exactly one of `cel` is required");
       }
-      check.required(path + "[" + i + "].cel.expression", cel.path("expression"));
-      // upstream also compiles the expression and bounds its estimated cost; without a CEL
-      // compiler here that is left to the scheduler, which bounds the evaluation's cost
-      int bytes = cel.path("expression").asString("").getBytes(StandardCharsets.UTF_8).length;
-      if (bytes > CEL_SELECTOR_EXPRESSION_MAX_LENGTH) {
-        check.fail(path + "[" + i + "].cel.expression: Too long: may not be more than "
-            + CEL_SELECTOR_EXPRESSION_MAX_LENGTH + " bytes");
+      String fieldPath = path + "[" + i + "].cel.expression";
+      check.required(fieldPath, cel.path("expression"));
+      celSelector(check, fieldPath, cel.path("expression").asString(""));
+    }
+  }
+
+  /**
+   * Upstream's {@code validateCELSelector}: too long expressions are not compiled; one that does not compile is
+   * Invalid with the compiler's message; one whose worst-case cost estimate exceeds the limit is Forbidden.
+   */
+  private static void celSelector(Check check, String path, String expression) {
+    int bytes = expression.getBytes(StandardCharsets.UTF_8).length;
+    if (bytes > CEL_SELECTOR_EXPRESSION_MAX_LENGTH) {
+      check.fail(path + ": Too long: may not be more than " + CEL_SELECTOR_EXPRESSION_MAX_LENGTH + " bytes");
+    }
+    Compilation compiled = SelectorEnvironment.compile(expression, true);
+    if (compiled.failure().isPresent()) {
+      if (compiled.failure().get() == Compilation.Failure.INTERNAL) {
+        check.fail(path + ": Internal error: " + compiled.error().orElse(""));
       }
+      check.fail(path + ": Invalid value: \"" + expression + "\": " + compiled.error().orElse(""));
+    }
+    if (compiled.exceedsCostLimit()) {
+      check.fail(path + ": Forbidden: too complex, exceeds cost limit");
     }
   }
 

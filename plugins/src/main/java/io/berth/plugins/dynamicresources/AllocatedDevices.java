@@ -1,5 +1,6 @@
 package io.berth.plugins.dynamicresources;
 
+import io.berth.framework.ObjectLister;
 import io.berth.plugins.dynamicresources.structured.DeviceId;
 import io.fabric8.kubernetes.api.model.resource.v1.AllocationResult;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequestAllocationResult;
@@ -8,69 +9,109 @@ import java.math.BigInteger;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.IdentityHashMap;
-import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The devices in use, as upstream's allocated-devices listing over its claim assume cache: the
+ * The devices in use, as upstream's allocated-devices tracker over its claim assume cache: the
  * allocations ({@code status.allocation} results, those with {@code adminAccess} left out) of the
  * claims the ResourceClaim lister holds, where a claim this scheduler wrote and the informer has
- * not delivered yet counts as written (kept until an informer event at the same or a newer
+ * not delivered yet counts as written (kept until the lister shows the same or a newer
  * resourceVersion), plus the allocations in flight (assumed in Reserve, dropped in Unreserve or
- * once PreBind has written them). {@link #claim} answers the newest of the informer's and the
+ * once PreBind has written them). {@link #claim} answers the newest of the lister's and the
  * written object, so a pod sharing a claim sees the allocation PreBind just wrote.
  *
- * <p>The listing is computed from the lister on each call, not from informer events: the queue
- * may move a pod on a claim event before this cache's own handler has seen it, while the lister
- * is already up to date; each claim object's devices are decoded once (memoized by object
- * identity, as informer objects are replaced, never changed), so a listing costs a pass over
- * the claims and a union of their device sets. Thread-safe: all three maps are guarded by
- * {@code this}.
+ * <p>The index is kept per claim from the informer's notifications, and every update re-reads
+ * the claim from the lister ({@link #refresh}): the queue's own handler may move a pod on a claim
+ * event before this cache's handler has run, so the plugin's queueing hint and {@link #claim}
+ * refresh the claims they look at too, and whichever comes first brings the index up to the
+ * lister (a refresh applies the lister's current state, so a late or repeated one changes
+ * nothing). A cycle therefore costs no listing: {@link #inUse} is a live view that Filter reads
+ * without a lock.
+ *
+ * <p>Thread-safety: {@code informer}, {@code assumed} and {@code pending} are guarded by
+ * {@code this}; {@code counts} is written only under {@code this} and read without it. Every
+ * change adds a claim's new devices before it removes its old ones, so a device that some
+ * claim's state holds throughout never disappears from {@link #inUse} for a reader.
  */
 final class AllocatedDevices {
+  // claim "namespace/name" -> the lister's object and its devices (allocated claims only)
+  private final Map<String, Indexed> informer = new HashMap<>();
+  // claim "namespace/name" -> the claim as PreBind wrote it, until the lister catches up
+  private final Map<String, Indexed> assumed = new HashMap<>();
   // claim uid -> the claim as Reserve assumed it (allocation in flight)
-  private final Map<String, ResourceClaim> pending = new HashMap<>();
-  // claim uid -> the claim as PreBind wrote it, until the informer catches up
-  private final Map<String, ResourceClaim> assumed = new HashMap<>();
-  // allocated claim object (by identity: informer objects are replaced, never changed) -> its
-  // devices; entries of objects no longer listed are dropped when they outnumber the listed ones
-  private final Map<ResourceClaim, Decoded> decoded = new IdentityHashMap<>();
-  // numbers the snapshots; a Decoded seen in the current one carries its number
-  private long listing;
-  // devices in the last snapshot: the next one's initial capacity
-  private int lastSize;
+  private final Map<String, Indexed> pending = new HashMap<>();
+  // device -> how many of the states above hold it; a device is in use while it is a key
+  private final ConcurrentHashMap<DeviceId, Integer> counts = new ConcurrentHashMap<>();
+  private final Set<DeviceId> inUse = Collections.unmodifiableSet(counts.keySet());
+  private final ObjectLister<ResourceClaim> lister;
 
-  // guarded by the enclosing instance
-  private static final class Decoded {
-    final DeviceId[] devices;
-    long seen;
-
-    Decoded(ResourceClaim claim) {
-      this.devices = claim.getStatus() == null ? new DeviceId[0]
-          : AllocatedDevices.devices(claim.getStatus().getAllocation()).toArray(DeviceId[]::new);
+  private record Indexed(ResourceClaim claim, DeviceId[] devices) {
+    static Indexed of(ResourceClaim claim) {
+      return new Indexed(claim, claim.getStatus() == null ? new DeviceId[0]
+          : AllocatedDevices.devices(claim.getStatus().getAllocation()).toArray(DeviceId[]::new));
     }
   }
 
-  /** An informer add or update: a written claim the informer has caught up with is dropped. */
-  synchronized void upsert(ResourceClaim claim) {
-    String uid = claim.getMetadata().getUid();
-    ResourceClaim mine = assumed.get(uid);
-    if (mine != null && !olderThan(claim, mine)) {
-      assumed.remove(uid);
-    }
+  AllocatedDevices(ObjectLister<ResourceClaim> lister) {
+    this.lister = lister;
+  }
+
+  /** An informer add or update: the index follows the lister. */
+  void upsert(ResourceClaim claim) {
+    refresh(claim.getMetadata().getNamespace(), claim.getMetadata().getName());
   }
 
   /** An informer delete. */
-  synchronized void delete(ResourceClaim claim) {
-    assumed.remove(claim.getMetadata().getUid());
+  void delete(ResourceClaim claim) {
+    refresh(claim.getMetadata().getNamespace(), claim.getMetadata().getName());
+  }
+
+  /**
+   * Brings one claim's entry up to the lister's current object (none when it is gone), and
+   * retires its written state once the lister is as new.
+   */
+  synchronized void refresh(String namespace, String name) {
+    String key = key(namespace, name);
+    ResourceClaim current = lister.get(namespace, name).orElse(null);
+    Indexed old = informer.get(key);
+    if (current == null) {
+      if (old != null) {
+        informer.remove(key);
+        release(old);
+      }
+    } else if (old == null || old.claim() != current) {
+      if (PodClaims.allocated(current)) {
+        Indexed now = Indexed.of(current);
+        informer.put(key, now);
+        take(now);
+      } else {
+        informer.remove(key);
+      }
+      if (old != null) {
+        release(old);
+      }
+    }
+    Indexed mine = assumed.get(key);
+    if (mine != null && (current == null
+        || !Objects.equals(uid(current), uid(mine.claim()))
+        || !olderThan(current, mine.claim()))) {
+      assumed.remove(key);
+      release(mine);
+    }
   }
 
   /** Reserve's assumption: {@code claim} carries the allocation chosen for it. */
   synchronized void signalPending(ResourceClaim claim) {
-    pending.put(claim.getMetadata().getUid(), claim);
+    Indexed now = Indexed.of(claim);
+    take(now);
+    Indexed old = pending.put(uid(claim), now);
+    if (old != null) {
+      release(old);
+    }
   }
 
   synchronized boolean hasPending(String uid) {
@@ -79,84 +120,71 @@ final class AllocatedDevices {
 
   /** Drops an in-flight allocation; true when there was one. */
   synchronized boolean removePending(String uid) {
-    return pending.remove(uid) != null;
+    Indexed old = pending.remove(uid);
+    if (old != null) {
+      release(old);
+    }
+    return old != null;
   }
 
   /** PreBind wrote {@code written} (the API server's answer): its allocation counts from now on. */
   synchronized void assumeWritten(ResourceClaim written) {
-    String uid = written.getMetadata().getUid();
-    pending.remove(uid);
-    assumed.put(uid, written);
+    Indexed now = Indexed.of(written);
+    take(now);
+    Indexed wasPending = pending.remove(uid(written));
+    if (wasPending != null) {
+      release(wasPending);
+    }
+    Indexed old = assumed.put(key(written.getMetadata().getNamespace(),
+        written.getMetadata().getName()), now);
+    if (old != null) {
+      release(old);
+    }
+    // the informer's event may have come before this write was recorded
+    refresh(written.getMetadata().getNamespace(), written.getMetadata().getName());
   }
 
   /**
-   * The newest known state of a claim: the written one while the informer lags behind it. An
-   * informer object as new as the written one retires the written one (the informer's event
-   * may have come before PreBind recorded its write).
+   * The newest known state of a claim: the written one while the lister lags behind it. A
+   * lister object as new as the written one retires the written one.
    */
   synchronized ResourceClaim claim(ResourceClaim fromInformer) {
-    String uid = fromInformer.getMetadata().getUid();
-    ResourceClaim mine = assumed.get(uid);
-    if (mine == null) {
-      return fromInformer;
+    String namespace = fromInformer.getMetadata().getNamespace();
+    String name = fromInformer.getMetadata().getName();
+    refresh(namespace, name);
+    Indexed mine = assumed.get(key(namespace, name));
+    if (mine != null && Objects.equals(uid(mine.claim()), uid(fromInformer))
+        && olderThan(fromInformer, mine.claim())) {
+      return mine.claim();
     }
-    if (olderThan(fromInformer, mine)) {
-      return mine;
-    }
-    assumed.remove(uid);
     return fromInformer;
   }
 
   /**
-   * Every device in use: allocated to one of {@code fromInformer} (the lister's claims, each
-   * replaced by its written state while newer) or in flight. A new immutable set.
+   * Every device in use, allocated to a claim the lister holds (or as written) or in flight: a
+   * live, unmodifiable view, safe to read from any thread without a lock.
    */
-  synchronized Set<DeviceId> snapshot(List<ResourceClaim> fromInformer) {
-    Set<DeviceId> all = new HashSet<>(Math.max(16, lastSize * 4 / 3 + 16));
-    long now = ++listing;
-    int seen = 0;
-    // uids of written claims the listing shows (older than written)
-    Set<String> listedWritten = assumed.isEmpty() ? Set.of() : new HashSet<>();
-    for (ResourceClaim c : fromInformer) {
-      ResourceClaim current = c;
-      if (!assumed.isEmpty()) {
-        String uid = c.getMetadata().getUid();
-        ResourceClaim mine = assumed.get(uid);
-        if (mine != null && olderThan(c, mine)) {
-          current = mine;
-          listedWritten.add(uid);
-        } else if (mine != null) {
-          assumed.remove(uid); // the informer caught up
-        }
-      }
-      if (current.getStatus() == null || current.getStatus().getAllocation() == null) {
-        continue; // nothing to decode (nor to forget: an unlisted entry is pruned below)
-      }
-      Decoded d = decoded.get(current);
-      if (d == null) {
-        d = new Decoded(current);
-        decoded.put(current, d);
-      }
-      d.seen = now;
-      seen++;
-      for (DeviceId id : d.devices) {
-        all.add(id);
-      }
+  Set<DeviceId> inUse() {
+    return inUse;
+  }
+
+  /** A copy of {@link #inUse} (tests). */
+  Set<DeviceId> snapshot() {
+    return Set.copyOf(counts.keySet());
+  }
+
+  // callers hold this
+  private void take(Indexed state) {
+    for (DeviceId id : state.devices()) {
+      counts.merge(id, 1, Integer::sum);
     }
-    if (decoded.size() > 2 * seen + 16) {
-      decoded.values().removeIf(d -> d.seen != now);
+  }
+
+  // callers hold this
+  private void release(Indexed state) {
+    for (DeviceId id : state.devices()) {
+      counts.computeIfPresent(id, (k, n) -> n == 1 ? null : n - 1);
     }
-    // written claims the lister does not show yet
-    for (Map.Entry<String, ResourceClaim> e : assumed.entrySet()) {
-      if (!listedWritten.contains(e.getKey()) && e.getValue().getStatus() != null) {
-        all.addAll(devices(e.getValue().getStatus().getAllocation()));
-      }
-    }
-    for (ResourceClaim c : pending.values()) {
-      all.addAll(devices(c.getStatus().getAllocation()));
-    }
-    lastSize = all.size();
-    return Collections.unmodifiableSet(all);
   }
 
   /** The devices of an allocation that block others (admin access ones do not). */
@@ -172,6 +200,14 @@ final class AllocatedDevices {
       }
     }
     return out;
+  }
+
+  private static String key(String namespace, String name) {
+    return namespace + "/" + name;
+  }
+
+  private static String uid(ResourceClaim c) {
+    return c.getMetadata().getUid();
   }
 
   // resourceVersions are opaque, but integers on every API server we talk to; when not, the

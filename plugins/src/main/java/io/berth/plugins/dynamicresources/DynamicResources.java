@@ -64,7 +64,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Created once per profile by {@link #create}, which asks the handle for ResourceClaim,
  * ResourceSlice and DeviceClass listers and feeds the claim informer into
- * {@link AllocatedDevices}. PreFilter reads the slice lister each cycle, but the slices are
+ * {@link AllocatedDevices}, whose live set of devices in use PreFilter hands to the allocator
+ * (no claim listing per cycle). PreFilter reads the slice lister each cycle, but the slices are
  * indexed by node again only when the listing changed ({@link PoolsCache}), and each device's
  * selector outcomes are memoized per expression while its slice is unchanged, so a cycle costs
  * a pass over the listings, not a CEL evaluation per device and node. PreEnqueue runs under the
@@ -121,7 +122,7 @@ public final class DynamicResources implements PreEnqueuePlugin, PreFilterPlugin
       ObjectLister<ResourceClaim> claims, ObjectLister<ResourceSlice> slices,
       ObjectLister<DeviceClass> classes, ClaimWrites writes) {
     return new DynamicResources(DynamicResourcesArgs.parse(args), claims, slices, classes,
-        new AllocatedDevices(), writes, System::nanoTime);
+        new AllocatedDevices(claims), writes, System::nanoTime);
   }
 
   /** The ResourceClaim informer's handler: keeps the allocated-devices cache current. */
@@ -219,7 +220,7 @@ public final class DynamicResources implements PreEnqueuePlugin, PreFilterPlugin
     }
     Allocator allocator = null;
     if (!toAllocate.isEmpty()) {
-      allocator = new Allocator(toAllocate, devices.snapshot(podClaims.all()),
+      allocator = new Allocator(toAllocate, devices.inUse(),
           name -> this.classes.get("", name), pools.pools(slices.list()), cel);
     }
     state.write(STATE_KEY, new DynamicResourcesState(claims, selectors, allocator));
@@ -491,6 +492,11 @@ public final class DynamicResources implements PreEnqueuePlugin, PreFilterPlugin
   }
 
   QueueingHint isSchedulableAfterClaimChange(Pod pod, Object oldObj, Object newObj) {
+    // the queue's handler may run before this plugin's own: bring the allocated devices up to
+    // the lister before the pod is moved (a deallocation must free its devices first)
+    if (newObj instanceof ResourceClaim modified) {
+      devices.refresh(modified.getMetadata().getNamespace(), modified.getMetadata().getName());
+    }
     return QueueingHints.afterClaimChange(podClaims, pod, oldObj, newObj);
   }
 

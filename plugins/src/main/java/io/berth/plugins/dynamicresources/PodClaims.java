@@ -48,11 +48,6 @@ final class PodClaims {
         && !pod.getSpec().getResourceClaims().isEmpty();
   }
 
-  /** Every claim the lister holds. */
-  List<ResourceClaim> all() {
-    return claims.list();
-  }
-
   /** The pod's claims in {@code spec.resourceClaims} order (entries needing none left out). */
   List<ResourceClaim> of(Pod pod) throws StatusException {
     if (!hasClaims(pod)) {

@@ -19,9 +19,13 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 
 class AllocatedDevicesTest {
+  private final MapLister<ResourceClaim> lister = new MapLister<>();
+  private final AllocatedDevices cache = new AllocatedDevices(lister);
+
   private static ResourceClaim allocated(String name, String rv, boolean admin,
       String... devices) {
     ResourceClaimBuilder b = new ResourceClaimBuilder(claim(name, request("r", "gpu", 1)));
@@ -43,60 +47,108 @@ class AllocatedDevicesTest {
     return new DeviceId("drv", "pool", d);
   }
 
-  @Test
-  void listerAllocationsCountAdminAccessDoesNot() {
-    AllocatedDevices cache = new AllocatedDevices();
-    List<ResourceClaim> lister = List.of(allocated("a", "1", false, "d1", "d2"),
-        allocated("b", "1", true, "d3"));
-    assertEquals(Set.of(dev("d1"), dev("d2")), cache.snapshot(lister));
-    assertEquals(Set.of(), cache.snapshot(List.of(unallocated("a", "2"))));
+  // what the informer does: the store first, then the notification
+  private void informer(ResourceClaim c) {
+    lister.put(c);
+    cache.upsert(c);
+  }
+
+  private void informerDelete(ResourceClaim c) {
+    lister.remove(c);
+    cache.delete(c);
   }
 
   @Test
-  void eachListingFollowsTheClaimsItLists() {
-    AllocatedDevices cache = new AllocatedDevices();
-    ResourceClaim a1 = allocated("a", "1", false, "d1");
+  void listerAllocationsCountAdminAccessDoesNot() {
+    informer(allocated("a", "1", false, "d1", "d2"));
+    informer(allocated("b", "1", true, "d3"));
+    assertEquals(Set.of(dev("d1"), dev("d2")), cache.snapshot());
+    informer(unallocated("a", "2"));
+    assertEquals(Set.of(), cache.snapshot());
+  }
+
+  @Test
+  void theIndexFollowsEachClaimsChanges() {
+    informer(allocated("a", "1", false, "d1"));
     ResourceClaim b1 = allocated("b", "1", false, "d3");
-    assertEquals(Set.of(dev("d1"), dev("d3")), cache.snapshot(List.of(a1, b1)));
-    // the same objects again, then a new object of claim a with other devices
-    assertEquals(Set.of(dev("d1"), dev("d3")), cache.snapshot(List.of(b1, a1)));
-    assertEquals(Set.of(dev("d2"), dev("d3")),
-        cache.snapshot(List.of(allocated("a", "2", false, "d2"), b1)));
-    // b deleted, then recreated unallocated under the same uid
-    assertEquals(Set.of(dev("d2")), cache.snapshot(List.of(allocated("a", "2", false, "d2"))));
-    assertEquals(Set.of(), cache.snapshot(List.of(unallocated("b", "3"))));
+    informer(b1);
+    assertEquals(Set.of(dev("d1"), dev("d3")), cache.snapshot());
+    // a repeated notification changes nothing
+    cache.upsert(b1);
+    assertEquals(Set.of(dev("d1"), dev("d3")), cache.snapshot());
+    informer(allocated("a", "2", false, "d2"));
+    assertEquals(Set.of(dev("d2"), dev("d3")), cache.snapshot());
+    // b deleted, then recreated unallocated under the same name
+    informerDelete(b1);
+    assertEquals(Set.of(dev("d2")), cache.snapshot());
+    informer(unallocated("b", "3"));
+    assertEquals(Set.of(dev("d2")), cache.snapshot());
+    // the live view follows too
+    assertTrue(cache.inUse().contains(dev("d2")));
+    assertFalse(cache.inUse().contains(dev("d3")));
+  }
+
+  @Test
+  void aRefreshBeforeTheHandlerFreesADeallocatedClaimsDevicesAndALateNotificationKeepsItFree() {
+    ResourceClaim allocated = allocated("a", "1", false, "d1");
+    informer(allocated);
+    // the store has the deallocation; the queue's hint refreshes before this cache's handler ran
+    lister.put(unallocated("a", "2"));
+    cache.refresh("default", "a");
+    assertEquals(Set.of(), cache.snapshot());
+    // the handler's notification, late, carries the old object as oldObj: nothing comes back
+    cache.upsert(allocated);
+    assertEquals(Set.of(), cache.snapshot());
   }
 
   @Test
   void writtenClaimWinsOverAStaleLister() {
-    AllocatedDevices cache = new AllocatedDevices();
     ResourceClaim before = unallocated("a", "5");
+    informer(before);
     cache.signalPending(allocated("a", "5", false, "d1"));
     assertTrue(cache.hasPending("uid-a"));
-    assertEquals(Set.of(dev("d1")), cache.snapshot(List.of(before)));
+    assertEquals(Set.of(dev("d1")), cache.snapshot());
     ResourceClaim written = allocated("a", "7", false, "d1");
     cache.assumeWritten(written);
     assertFalse(cache.hasPending("uid-a"));
     // the lister still shows an older state: the write counts
-    assertEquals(Set.of(dev("d1")), cache.snapshot(List.of(unallocated("a", "6"))));
-    assertEquals(Set.of(dev("d1")), cache.snapshot(List.of()));
+    informer(unallocated("a", "6"));
+    assertEquals(Set.of(dev("d1")), cache.snapshot());
     assertSame(written, cache.claim(before));
-    // the informer catches up, then the claim is deallocated
+    // the informer catches up, then the claim is deallocated, then deleted
     ResourceClaim seen = allocated("a", "7", false, "d1");
-    cache.upsert(seen);
+    informer(seen);
     assertSame(seen, cache.claim(seen));
-    assertEquals(Set.of(), cache.snapshot(List.of(unallocated("a", "8"))));
-    cache.delete(seen);
-    assertEquals(Set.of(), cache.snapshot(List.of()));
+    assertEquals(Set.of(dev("d1")), cache.snapshot());
+    informer(unallocated("a", "8"));
+    assertEquals(Set.of(), cache.snapshot());
+    informerDelete(seen);
+    assertEquals(Set.of(), cache.snapshot());
   }
 
   @Test
-  void concurrentWritersAndReadersAgree() throws Exception {
-    AllocatedDevices cache = new AllocatedDevices();
-    int threads = 8;
-    int perThread = 500;
+  void aWriteTheListerAlreadyShowsIsRetiredAtOnce() {
+    ResourceClaim written = allocated("a", "7", false, "d1");
+    cache.signalPending(allocated("a", "6", false, "d1"));
+    // the informer's event came before PreBind recorded its write
+    informer(written);
+    cache.assumeWritten(written);
+    assertEquals(Set.of(dev("d1")), cache.snapshot());
+    informer(unallocated("a", "8"));
+    assertEquals(Set.of(), cache.snapshot());
+  }
+
+  @Test
+  void concurrentWritersInformerAndReadersAgree() throws Exception {
+    // claims the readers must see in use all along
+    for (int i = 0; i < 50; i++) {
+      informer(allocated("stable-" + i, "1", false, "stable-" + i));
+    }
+    int threads = 6;
+    int perThread = 400;
     ExecutorService pool = Executors.newFixedThreadPool(threads + 2);
     CountDownLatch start = new CountDownLatch(1);
+    AtomicBoolean done = new AtomicBoolean();
     List<Future<?>> futures = new ArrayList<>();
     for (int t = 0; t < threads; t++) {
       int id = t;
@@ -104,10 +156,19 @@ class AllocatedDevicesTest {
         start.await();
         for (int i = 0; i < perThread; i++) {
           String name = "c-" + id + "-" + i;
-          // each claim: pending -> written (even ones) or released (odd ones)
+          informer(unallocated(name, "1"));
+          // each claim: pending -> written (even ones) or released (odd ones); the informer then
+          // delivers the write of even ones, sometimes before PreBind recorded it
           cache.signalPending(allocated(name, "1", false, name));
           if (i % 2 == 0) {
-            cache.assumeWritten(allocated(name, "2", false, name));
+            ResourceClaim written = allocated(name, "2", false, name);
+            if (i % 4 == 0) {
+              informer(written);
+              cache.assumeWritten(written);
+            } else {
+              cache.assumeWritten(written);
+              informer(written);
+            }
           } else {
             assertTrue(cache.removePending("uid-" + name));
           }
@@ -118,26 +179,41 @@ class AllocatedDevicesTest {
     for (int r = 0; r < 2; r++) {
       futures.add(pool.submit(() -> {
         start.await();
-        for (int i = 0; i < 500; i++) {
-          Set<DeviceId> s = cache.snapshot(List.of());
-          // a snapshot never shows more devices than were ever taken
-          assertTrue(s.size() <= threads * perThread);
+        while (!done.get()) {
+          for (int i = 0; i < 50; i++) {
+            assertTrue(cache.inUse().contains(dev("stable-" + i)), "stable-" + i);
+          }
         }
         return null;
       }));
     }
     start.countDown();
+    for (Future<?> f : futures.subList(0, threads)) {
+      f.get(60, TimeUnit.SECONDS);
+    }
+    done.set(true);
     for (Future<?> f : futures) {
       f.get(60, TimeUnit.SECONDS);
     }
     pool.shutdown();
     Set<DeviceId> expected = new HashSet<>();
+    for (int i = 0; i < 50; i++) {
+      expected.add(dev("stable-" + i));
+    }
     for (int t = 0; t < threads; t++) {
       for (int i = 0; i < perThread; i += 2) {
         expected.add(dev("c-" + t + "-" + i));
       }
     }
-    assertEquals(expected, cache.snapshot(List.of()));
+    assertEquals(expected, cache.snapshot());
+    // and the index agrees with a listing of the lister from scratch
+    Set<DeviceId> listed = new HashSet<>();
+    for (ResourceClaim c : lister.list()) {
+      if (c.getStatus() != null) {
+        listed.addAll(AllocatedDevices.devices(c.getStatus().getAllocation()));
+      }
+    }
+    assertEquals(listed, cache.snapshot());
     for (int t = 0; t < threads; t++) {
       assertFalse(cache.hasPending("uid-c-" + t + "-1"));
     }

@@ -36,7 +36,7 @@ class DynamicResourcesTest {
   private final MapLister<ResourceClaim> claims = new MapLister<>();
   private final MapLister<ResourceSlice> slices = new MapLister<>();
   private final MapLister<DeviceClass> classes = new MapLister<>();
-  private final AllocatedDevices devices = new AllocatedDevices();
+  private final AllocatedDevices devices = new AllocatedDevices(claims);
   private final AtomicLong clock = new AtomicLong();
   private final DynamicResources plugin = new DynamicResources(DynamicResourcesArgs.DEFAULTS,
       claims, slices, classes, devices, new ClaimWriter(() -> {
@@ -137,7 +137,7 @@ class DynamicResourcesTest {
     assertEquals(Code.UNSCHEDULABLE, none.code());
     assertTrue(plugin.reserve(cs, p1, "n1").isSuccess());
     assertEquals(Set.of(new DeviceId("gpu.example.com", "n1", "gpu-0")),
-        devices.snapshot(claims.list()));
+        devices.snapshot());
 
     // the second pod's cycle sees n1's only GPU as taken
     CycleState cs2 = new CycleState();
@@ -152,7 +152,7 @@ class DynamicResourcesTest {
         plugin.preFilter(new CycleState(), p3, List.of()).status().message());
 
     plugin.unreserve(cs, p1, "n1");
-    assertEquals(Set.of(), devices.snapshot(claims.list()));
+    assertEquals(Set.of(), devices.snapshot());
     assertTrue(plugin.preFilter(new CycleState(), p3, List.of()).status().isSuccess());
   }
 
@@ -324,6 +324,35 @@ class DynamicResourcesTest {
         .withNewAllocation().endAllocation().endStatus().build();
     assertEquals(QueueingHint.QUEUE,
         plugin.isSchedulableAfterClaimChange(p, allocatedOther, other));
+  }
+
+  @Test
+  void theClaimHintFreesADeallocationsDevicesBeforeThePluginsHandlerRan() {
+    classes.put(deviceClass("gpu"));
+    gpus("n1", 1);
+    ResourceClaim holder = new ResourceClaimBuilder(claim("holder", request("r", "gpu", 1)))
+        .editMetadata().withResourceVersion("1").endMetadata().withNewStatus().withNewAllocation()
+        .withNewDevices().addNewResult().withRequest("r").withDriver("gpu.example.com")
+        .withPool("n1").withDevice("gpu-0").endResult().endDevices().endAllocation().endStatus()
+        .build();
+    claims.put(holder);
+    plugin.claimHandler().onAdd(holder);
+    claims.put(claim("c1", request("r", "gpu", 1)));
+    Pod p = pod("p", "c1");
+    CycleState cs = new CycleState();
+    assertTrue(plugin.preFilter(cs, p, List.of()).status().isSuccess());
+    assertEquals("cannot allocate all claims", plugin.filter(cs, p, nodeInfo("n1")).message());
+    // the deallocation reaches the store; the queue's handler asks the hint first
+    ResourceClaim freed = new ResourceClaimBuilder(holder).editMetadata().withResourceVersion("2")
+        .endMetadata().withStatus(null).build();
+    claims.put(freed);
+    assertEquals(QueueingHint.QUEUE, plugin.isSchedulableAfterClaimChange(p, holder, freed));
+    CycleState again = new CycleState();
+    assertTrue(plugin.preFilter(again, p, List.of()).status().isSuccess());
+    assertTrue(plugin.filter(again, p, nodeInfo("n1")).isSuccess());
+    // the handler's late notification changes nothing
+    plugin.claimHandler().onUpdate(holder, freed);
+    assertEquals(Set.of(), devices.snapshot());
   }
 
   @Test

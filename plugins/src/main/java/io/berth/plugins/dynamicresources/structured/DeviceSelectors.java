@@ -1,46 +1,34 @@
 package io.berth.plugins.dynamicresources.structured;
 
-import dev.cel.bundle.Cel;
-import dev.cel.bundle.CelFactory;
-import dev.cel.common.CelAbstractSyntaxTree;
-import dev.cel.common.CelFunctionDecl;
-import dev.cel.common.CelOptions;
-import dev.cel.common.CelOverloadDecl;
-import dev.cel.common.CelValidationException;
-import dev.cel.common.types.MapType;
-import dev.cel.common.types.OpaqueType;
-import dev.cel.common.types.SimpleType;
-import dev.cel.parser.CelStandardMacro;
 import dev.cel.runtime.CelEvaluationException;
-import dev.cel.runtime.CelFunctionBinding;
 import dev.cel.runtime.CelRuntime;
+import io.berth.dracel.Compilation;
+import io.berth.dracel.CostTracker;
+import io.berth.dracel.RuntimeCostModel;
+import io.berth.dracel.SelectorEnvironment;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Compiles DRA's CEL device selectors ({@code DeviceClass.spec.selectors[].cel.expression} and
- * {@code ...requests[].selectors[]}) as upstream's {@code dynamic-resource-allocation/cel}: one
- * variable {@code device} with {@code driver}, {@code attributes} and {@code capacity} (maps by
- * domain, then by identifier), the Kubernetes {@code quantity} functions for capacities, the
- * result must be a bool. Upstream's limits apply: at most
- * {@link #MAX_EXPRESSION_LENGTH} bytes (UTF-8), and an evaluation stops with an error once its
- * cost exceeds {@link #MAX_COST} (here one unit per evaluated sub-expression, cel-java having no
- * cost model of its own; upstream's {@code CELSelectorExpressionMaxCost}). Upstream's API server
- * also rejects a selector whose estimated worst-case cost exceeds that limit; cel-java has no
- * cost estimator, so here only the evaluation is bounded.
+ * {@code ...requests[].selectors[]}) in {@link SelectorEnvironment} (upstream's
+ * {@code dynamic-resource-allocation/cel}), and evaluates them on devices with upstream's runtime
+ * cost limit ({@link #MAX_COST}, cel-go's cost model as {@link RuntimeCostModel} states it). As
+ * upstream's scheduler (its cache compiles with cost estimation disabled), selectors are not
+ * estimated here: the API server rejects one whose worst-case estimate exceeds the limit, and the
+ * evaluation bound stops any that got past it.
  *
  * <p>Thread-safe: compiled programs are immutable; the small LRU cache of compiled expressions
  * (as upstream's {@code cel.NewCache(10)}) is guarded by {@code this}.
  */
 public final class DeviceSelectors {
   /** Upstream's {@code resourceapi.CELSelectorExpressionMaxCost}. */
-  public static final long MAX_COST = 1_000_000;
+  public static final long MAX_COST = SelectorEnvironment.MAX_COST;
   /** Upstream's {@code resourceapi.CELSelectorExpressionMaxLength}. */
-  public static final int MAX_EXPRESSION_LENGTH = 10 * 1024;
+  public static final int MAX_EXPRESSION_LENGTH = SelectorEnvironment.MAX_EXPRESSION_LENGTH;
 
-  static final OpaqueType QUANTITY = OpaqueType.create("kubernetes.Quantity");
   private static final int CACHE_SIZE = 10;
-  private static final Cel CEL = buildCel();
 
   private final Map<String, Compiled> cache = new LinkedHashMap<>(16, 0.75f, true) {
     @Override
@@ -53,11 +41,14 @@ public final class DeviceSelectors {
   public static final class Compiled {
     private final String expression;
     private final CelRuntime.Program program;
+    private final RuntimeCostModel costs;
     private final String error;
 
-    private Compiled(String expression, CelRuntime.Program program, String error) {
+    private Compiled(String expression, CelRuntime.Program program, RuntimeCostModel costs,
+        String error) {
       this.expression = expression;
       this.program = program;
+      this.costs = costs;
       this.error = error;
     }
 
@@ -67,8 +58,8 @@ public final class DeviceSelectors {
     }
 
     /** The compile error, if any ("compilation failed: ..."). */
-    public java.util.Optional<String> error() {
-      return java.util.Optional.ofNullable(error);
+    public Optional<String> error() {
+      return Optional.ofNullable(error);
     }
 
     /**
@@ -78,27 +69,20 @@ public final class DeviceSelectors {
      *     cost over the limit
      */
     public boolean matches(DeviceView device) throws SelectorException {
+      return matches(device, MAX_COST);
+    }
+
+    /** As {@link #matches(DeviceView)} with another cost limit (tests). */
+    boolean matches(DeviceView device, long costLimit) throws SelectorException {
       if (error != null) {
         throw new SelectorException(error);
       }
-      long[] cost = {0};
       Object result;
       try {
-        result = program.trace(Map.of("device", device.asCel()), (expr, value) -> {
-          if (++cost[0] > MAX_COST) {
-            throw new CostExceeded();
-          }
-        });
-      } catch (CostExceeded e) {
-        throw new SelectorException("operation cancelled: actual cost limit exceeded");
-      } catch (CelEvaluationException e) {
-        if (e.getCause() instanceof CostExceeded) {
-          throw new SelectorException("operation cancelled: actual cost limit exceeded");
-        }
-        throw new SelectorException(e.getMessage());
-      } catch (RuntimeException e) {
-        if (e.getCause() instanceof CostExceeded) {
-          throw new SelectorException("operation cancelled: actual cost limit exceeded");
+        result = program.trace(Map.of("device", device.asCel()), costs.tracker(costLimit));
+      } catch (CelEvaluationException | RuntimeException e) {
+        if (CostTracker.causedBy(e)) {
+          throw new SelectorException(CostTracker.LIMIT_EXCEEDED);
         }
         throw new SelectorException(e.getMessage());
       }
@@ -107,6 +91,13 @@ public final class DeviceSelectors {
             + " could not be converted to bool");
       }
       return b;
+    }
+
+    /** The runtime cost of evaluating on {@code device} (tests). */
+    long actualCost(DeviceView device) throws CelEvaluationException {
+      CostTracker tracker = costs.tracker(Long.MAX_VALUE);
+      program.trace(Map.of("device", device.asCel()), tracker);
+      return tracker.actualCost();
     }
 
     @Override
@@ -119,12 +110,6 @@ public final class DeviceSelectors {
   public static final class SelectorException extends Exception {
     public SelectorException(String message) {
       super(message);
-    }
-  }
-
-  private static final class CostExceeded extends RuntimeException {
-    CostExceeded() {
-      super("actual cost limit exceeded", null, false, false);
     }
   }
 
@@ -144,22 +129,17 @@ public final class DeviceSelectors {
   }
 
   private static Compiled doCompile(String expression) {
-    int bytes = expression.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
-    if (bytes > MAX_EXPRESSION_LENGTH) {
-      return new Compiled(expression, null, "compilation failed: expression too long ("
-          + bytes + " bytes, at most " + MAX_EXPRESSION_LENGTH + ")");
+    Compilation compiled = SelectorEnvironment.compile(expression, false);
+    if (compiled.error().isPresent()) {
+      return new Compiled(expression, null, null, compiled.error().get());
     }
     try {
-      CelAbstractSyntaxTree ast = CEL.compile(expression).getAst();
-      if (!ast.getResultType().equals(SimpleType.BOOL)
-          && !ast.getResultType().equals(SimpleType.DYN)) {
-        return new Compiled(expression, null, "compilation failed: must evaluate to bool");
-      }
-      return new Compiled(expression, CEL.createProgram(ast), null);
-    } catch (CelValidationException e) {
-      return new Compiled(expression, null, "compilation failed: " + e.getMessage());
+      var ast = compiled.ast().orElseThrow();
+      return new Compiled(expression, SelectorEnvironment.cel().createProgram(ast),
+          new RuntimeCostModel(ast), null);
     } catch (CelEvaluationException | RuntimeException e) {
-      return new Compiled(expression, null, "compilation failed: " + e.getMessage());
+      return new Compiled(expression, null, null,
+          "program instantiation failed: " + e.getMessage());
     }
   }
 
@@ -180,68 +160,5 @@ public final class DeviceSelectors {
       return "map";
     }
     return v.getClass().getSimpleName();
-  }
-
-  private static Cel buildCel() {
-    return CelFactory.standardCelBuilder()
-        .setOptions(CelOptions.current().comprehensionMaxIterations(100_000).build())
-        .setStandardMacros(CelStandardMacro.STANDARD_MACROS)
-        .addVar("device", MapType.create(SimpleType.STRING, SimpleType.DYN))
-        .addFunctionDeclarations(
-            CelFunctionDecl.newFunctionDeclaration("quantity",
-                CelOverloadDecl.newGlobalOverload("string_to_quantity", QUANTITY,
-                    SimpleType.STRING)),
-            CelFunctionDecl.newFunctionDeclaration("isQuantity",
-                CelOverloadDecl.newGlobalOverload("is_quantity_string", SimpleType.BOOL,
-                    SimpleType.STRING)),
-            CelFunctionDecl.newFunctionDeclaration("compareTo",
-                CelOverloadDecl.newMemberOverload("quantity_compareTo_quantity", SimpleType.INT,
-                    QUANTITY, QUANTITY)),
-            CelFunctionDecl.newFunctionDeclaration("isGreaterThan",
-                CelOverloadDecl.newMemberOverload("quantity_isGreaterThan_quantity",
-                    SimpleType.BOOL, QUANTITY, QUANTITY)),
-            CelFunctionDecl.newFunctionDeclaration("isLessThan",
-                CelOverloadDecl.newMemberOverload("quantity_isLessThan_quantity",
-                    SimpleType.BOOL, QUANTITY, QUANTITY)),
-            CelFunctionDecl.newFunctionDeclaration("asInteger",
-                CelOverloadDecl.newMemberOverload("quantity_asInteger", SimpleType.INT,
-                    QUANTITY)),
-            CelFunctionDecl.newFunctionDeclaration("asApproximateFloat",
-                CelOverloadDecl.newMemberOverload("quantity_asApproximateFloat",
-                    SimpleType.DOUBLE, QUANTITY)),
-            CelFunctionDecl.newFunctionDeclaration("add",
-                CelOverloadDecl.newMemberOverload("quantity_add", QUANTITY, QUANTITY, QUANTITY)),
-            CelFunctionDecl.newFunctionDeclaration("sub",
-                CelOverloadDecl.newMemberOverload("quantity_sub", QUANTITY, QUANTITY, QUANTITY)),
-            CelFunctionDecl.newFunctionDeclaration("sign",
-                CelOverloadDecl.newMemberOverload("quantity_sign", SimpleType.INT, QUANTITY)))
-        .addFunctionBindings(
-            CelFunctionBinding.from("string_to_quantity", String.class, CelQuantity::parse),
-            CelFunctionBinding.from("is_quantity_string", String.class, s -> {
-              try {
-                CelQuantity.parse(s);
-                return true;
-              } catch (IllegalArgumentException e) {
-                return false;
-              }
-            }),
-            CelFunctionBinding.from("quantity_compareTo_quantity", CelQuantity.class,
-                CelQuantity.class, (a, b) -> (long) Integer.signum(a.compareTo(b))),
-            CelFunctionBinding.from("quantity_isGreaterThan_quantity", CelQuantity.class,
-                CelQuantity.class, (a, b) -> a.compareTo(b) > 0),
-            CelFunctionBinding.from("quantity_isLessThan_quantity", CelQuantity.class,
-                CelQuantity.class, (a, b) -> a.compareTo(b) < 0),
-            CelFunctionBinding.from("quantity_asInteger", CelQuantity.class,
-                q -> q.value().longValueExact()),
-            CelFunctionBinding.from("quantity_asApproximateFloat", CelQuantity.class,
-                q -> q.value().doubleValue()),
-            CelFunctionBinding.from("quantity_add", CelQuantity.class, CelQuantity.class,
-                (a, b) -> new CelQuantity(a.value().add(b.value()))),
-            CelFunctionBinding.from("quantity_sub", CelQuantity.class, CelQuantity.class,
-                (a, b) -> new CelQuantity(a.value().subtract(b.value()))),
-            CelFunctionBinding.from("quantity_sign", CelQuantity.class,
-                q -> (long) q.value().signum()))
-        .setResultType(SimpleType.BOOL)
-        .build();
   }
 }

@@ -1,5 +1,6 @@
 package io.berth.plugins.dynamicresources.structured;
 
+import io.berth.dracel.CelQuantity;
 import io.fabric8.kubernetes.api.model.resource.v1.Device;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceAttribute;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceCapacity;

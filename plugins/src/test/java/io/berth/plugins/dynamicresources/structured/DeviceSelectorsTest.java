@@ -90,6 +90,24 @@ class DeviceSelectorsTest {
   }
 
   @Test
+  void runtimeCostFollowsCelGoOnADevice() throws Exception {
+    // ident, select, index, select 4; equality ceil(0.1 * min(4, 4)) 1
+    DeviceSelectors.Compiled model = selectors.compile(
+        "device.attributes['gpu.example.com'].model == 'a100'");
+    assertEquals(5, model.actualCost(gpu()));
+    DeviceSelectors.Compiled domains = selectors.compile(
+        "device.attributes.exists_one(d, d == 'other.example.com')");
+    // range 2; two domains, each comparison 1 + ceil(0.1 * min(15 or 17, 17)) = 3, then accu 1
+    // (gpu.example.com) or accu + 1 2 (other.example.com); result accu == 1: 2
+    assertEquals(2 + (3 + 1) + (3 + 2) + 2, domains.actualCost(gpu()));
+    assertTrue(domains.matches(gpu()));
+    // the same expression under a smaller limit stops with upstream's message
+    DeviceSelectors.SelectorException e = assertThrows(DeviceSelectors.SelectorException.class,
+        () -> model.matches(gpu(), 4));
+    assertEquals("operation cancelled: actual cost limit exceeded", e.getMessage());
+  }
+
+  @Test
   void tooLongExpressionIsRejected() {
     String expr = "true && " + "true && ".repeat(2000) + "true";
     assertTrue(selectors.compile(expr).error().orElseThrow().contains("too long"));

@@ -1,4 +1,4 @@
-package io.berth.plugins.dynamicresources.structured;
+package io.berth.dracel;
 
 import io.fabric8.kubernetes.api.model.Quantity;
 import java.math.BigDecimal;
@@ -10,8 +10,9 @@ import java.math.BigDecimal;
  *
  * @param value the exact amount in base units
  */
-record CelQuantity(BigDecimal value) implements Comparable<CelQuantity> {
-  static CelQuantity parse(String text) {
+public record CelQuantity(BigDecimal value) implements Comparable<CelQuantity> {
+  /** Parses a quantity's text; the message of the failure is the Kubernetes library's. */
+  public static CelQuantity parse(String text) {
     try {
       return new CelQuantity(Quantity.getAmountInBytes(new Quantity(text)));
     } catch (RuntimeException e) {
@@ -20,7 +21,8 @@ record CelQuantity(BigDecimal value) implements Comparable<CelQuantity> {
     }
   }
 
-  static CelQuantity of(Quantity q) {
+  /** The amount of a fabric8 quantity (a device's capacity). */
+  public static CelQuantity of(Quantity q) {
     return new CelQuantity(Quantity.getAmountInBytes(q));
   }
 
