@@ -10,7 +10,8 @@ import java.util.Optional;
  * the limit is off, a client-side token bucket of {@code --kube-api-qps}/{@code --kube-api-burst} installed as a
  * fabric8 HTTP interceptor (see {@link RateLimitInterceptor} for what counts as a request). Each client gets its
  * own bucket, as each client-go clientset does: the leader-election client is built separately so that busy
- * controllers can never starve the Lease renewals. The caller owns and closes the client. Stateless.
+ * controllers can never starve the Lease renewals. The transport is {@link KubeHttpClientFactory}'s: HTTP/2 on one
+ * connection to a TLS server, as client-go's. The caller owns and closes the client. Stateless.
  */
 public final class KubeClients {
 
@@ -28,7 +29,8 @@ public final class KubeClients {
   }
 
   static KubernetesClient create(Config config, Optional<TokenBucketRateLimiter> limiter) {
-    KubernetesClientBuilder builder = new KubernetesClientBuilder().withConfig(config);
+    KubernetesClientBuilder builder = new KubernetesClientBuilder().withConfig(config)
+        .withHttpClientFactory(KubeHttpClientFactory.forConfig(config));
     limiter.ifPresent(l -> builder.withHttpClientBuilderConsumer(
         http -> http.addOrReplaceInterceptor(RateLimitInterceptor.NAME, new RateLimitInterceptor(l))));
     return builder.build();

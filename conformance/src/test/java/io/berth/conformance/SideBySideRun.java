@@ -1,5 +1,7 @@
 package io.berth.conformance;
 
+import io.fabric8.kubernetes.api.model.ListOptions;
+import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
@@ -73,6 +75,8 @@ public final class SideBySideRun {
   private boolean backlog;
   /** Pods each scheduler binds before the measured ones (scheduler_perf's initPods; warms caches and the JIT). */
   private int initPods;
+  /** kwok's node Lease duration ({@code conformance/up --node-lease-seconds}). */
+  private int leaseSeconds;
 
   private SideBySideRun(Path scripts, Path dir, Path schedulerJar, Path controllerManagerJar) {
     this.scripts = scripts;
@@ -95,6 +99,7 @@ public final class SideBySideRun {
         "--controller-manager-jar", "controller-manager/target/berth-controller-manager.jar",
         "--skip", "", "--mode", "stream"));
     opts.put("--init-pods", "auto");
+    opts.put("--node-lease-seconds", "auto");
     for (int i = 0; i < args.length; i++) {
       String[] kv = args[i].split("=", 2);
       if (!opts.containsKey(kv[0])) {
@@ -120,23 +125,38 @@ public final class SideBySideRun {
     // scheduler_perf's SchedulingBasic: 500Nodes binds 500 init pods first, 5000Nodes_10000Pods 1,000
     run.initPods = init.equals("auto") ? (Integer.parseInt(opts.get("--nodes")) <= 500 ? 500 : 1000)
         : Integer.parseInt(init);
+    String lease = opts.get("--node-lease-seconds");
+    run.leaseSeconds = lease.equals("auto") ? autoLeaseSeconds(Integer.parseInt(opts.get("--nodes")))
+        : Integer.parseInt(lease);
     int rc = run.run(Integer.parseInt(opts.get("--nodes")), Integer.parseInt(opts.get("--pods")),
         Integer.parseInt(opts.get("--replicas")), Integer.parseInt(opts.get("--rounds")), skip);
     System.exit(rc);
   }
 
+  /**
+   * kwok renews every node's Lease each quarter of its duration: at the kubelet's 40 s that is 0.1 writes per node
+   * per second, 500/s for 5,000 nodes, more than this machine's etcd and API server serve next to a benchmark. Up to
+   * 500 nodes the kubelet's 40 s stands; above, the duration grows with the nodes (N/10 s: 40 Lease writes/s, 500 s
+   * for 5,000 nodes), and {@code conformance/up} lengthens kube-controller-manager's grace period to match.
+   */
+  static int autoLeaseSeconds(int nodes) {
+    return nodes <= 500 ? 40 : nodes / 10;
+  }
+
   private int run(int nodes, int pods, int replicas, int rounds, Set<String> skip) throws Exception {
     Instant started = Instant.now();
-    exec(List.of(scripts.resolve("up").toString(), "--nodes", "0", "--dir", dir.toString()), 300);
+    exec(List.of(scripts.resolve("up").toString(), "--nodes", "0", "--node-lease-seconds",
+        Integer.toString(leaseSeconds), "--dir", dir.toString()), 300);
     try {
       bin = Path.of(env("BERTH_K8S_BIN"));
       admin = client("admin");
       ChartRbac.apply(admin);
       say("creating %d kwok nodes", nodes);
       createNodes(nodes);
-      table.add(String.format("Side by side on one kube-apiserver v1.36.3 + etcd v3.6.8 + kwok v0.8.0, %d nodes; "
-          + "started %s; %d init pods bound by each scheduler before its measured pods%s", nodes, started,
-          initPods, backlog ? " (backlog: the scheduler is stopped while the measured pods are created)" : ""));
+      table.add(String.format("Side by side on one kube-apiserver v1.36.3 + etcd v3.6.8 + kwok v0.8.0, %d nodes "
+          + "(node Leases of %d s); started %s; %d init pods bound by each scheduler before its measured pods%s",
+          nodes, leaseSeconds, started, initPods,
+          backlog ? " (backlog: the scheduler is stopped while the measured pods are created)" : ""));
       if (!skip.contains("scheduling")) {
         table.add("");
         table.add("| scheduler | pods | pods/s | p50 create→bind (ms) | p99 (ms) | scheduler CPU s | API requests/pod |");
@@ -269,9 +289,10 @@ public final class SideBySideRun {
           "--authentication-kubeconfig", kc, "--authorization-kubeconfig", kc, "--bind-address=127.0.0.1",
           "--secure-port=0", "--v=1").redirectErrorStream(true).redirectOutput(log.toFile()).start();
     }
-    ProcessBuilder b = new ProcessBuilder(javaBin(), "-Xmx1g", "-jar", schedulerJar.toString(), "--port", "0",
-        "--kubeconfig", kubeconfig("berth-scheduler").toString(), "--config", config.toString(),
-        "--leader-elect=false").redirectErrorStream(true).redirectOutput(log.toFile());
+    List<String> command = berthJava(schedulerJar);
+    command.addAll(List.of("--port", "0", "--kubeconfig", kubeconfig("berth-scheduler").toString(), "--config",
+        config.toString(), "--leader-elect=false"));
+    ProcessBuilder b = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
     b.environment().remove("KUBECONFIG");
     return b.start();
   }
@@ -290,6 +311,7 @@ public final class SideBySideRun {
     String user = kube ? KUBE_SCHEDULER : BERTH_SCHEDULER;
     Map<String, Long> bound = new ConcurrentHashMap<>();
     Process process = null;
+    Map<String, Double> threadsBefore = Map.of();
     try (Watch watch = watchBindings(ns, bound)) {
       long requestsBefore;
       double cpuBefore;
@@ -302,6 +324,7 @@ public final class SideBySideRun {
         createPods(ns, profile, pods, new ConcurrentHashMap<>());
         requestsBefore = audit(user);
         cpuBefore = cpuSeconds(process.pid());
+        threadsBefore = threadCpu(process.pid());
         signal(process, "CONT");
       } else {
         say("%s round %d: creating a backlog of %d pods", who, round, pods);
@@ -312,6 +335,9 @@ public final class SideBySideRun {
       }
       waitFor(() -> bound.size() >= pods + initPods, 1800, who + " binds " + pods + " pods (see " + log + ")");
       double cpu = cpuSeconds(process.pid()) - cpuBefore;
+      if (!kube) {
+        reportThreadCpu(who, pods, threadsBefore, threadCpu(process.pid()));
+      }
       long[] times = bound.entrySet().stream().filter(e -> e.getKey().startsWith("p-"))
           .mapToLong(Map.Entry::getValue).sorted().toArray();
       long requests = audit(user) - requestsBefore;
@@ -437,10 +463,10 @@ public final class SideBySideRun {
           "--kube-api-qps=" + API_QPS, "--kube-api-burst=" + API_BURST, "--v=1")
           .redirectErrorStream(true).redirectOutput(log.toFile()).start();
     } else {
-      ProcessBuilder b = new ProcessBuilder(javaBin(), "-Xmx1g", "-jar", controllerManagerJar.toString(), "--port",
-          "0", "--kubeconfig", kubeconfig("berth-controller-manager").toString(),
-          "--leader-elect=false", "--kube-api-qps=" + API_QPS,
-          "--kube-api-burst=" + API_BURST).redirectErrorStream(true).redirectOutput(log.toFile());
+      List<String> command = berthJava(controllerManagerJar);
+      command.addAll(List.of("--port", "0", "--kubeconfig", kubeconfig("berth-controller-manager").toString(),
+          "--leader-elect=false", "--kube-api-qps=" + API_QPS, "--kube-api-burst=" + API_BURST));
+      ProcessBuilder b = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
       b.environment().remove("KUBECONFIG");
       process = b.start();
     }
@@ -505,9 +531,12 @@ public final class SideBySideRun {
       f.get();
     }
     pool.shutdown();
-    waitFor(() -> admin.nodes().list().getItems().stream().filter(n -> n.getStatus().getConditions() != null
-        && n.getStatus().getConditions().stream().anyMatch(c -> c.getType().equals("Ready")
-        && c.getStatus().equals("True"))).count() >= count, 600, count + " nodes Ready");
+    // a list of thousands of nodes is megabytes: poll it every 2 s, not every 200 ms, and from the watch cache
+    ListOptions fromCache = new ListOptionsBuilder().withResourceVersion("0").build();
+    waitFor(() -> admin.nodes().list(fromCache).getItems().stream()
+        .filter(n -> n.getStatus().getConditions() != null && n.getStatus().getConditions().stream()
+            .anyMatch(c -> c.getType().equals("Ready") && c.getStatus().equals("True"))).count() >= count,
+        Math.max(600, count / 5), count + " nodes Ready", 2000);
   }
 
   /** scheduler_perf's node-default.yaml shape, as conformance/nodes prints it: 4 CPU, 32Gi, 110 pods, a zone. */
@@ -529,12 +558,27 @@ public final class SideBySideRun {
         "the default ServiceAccount of " + ns);
   }
 
+  /**
+   * Deletes a run's pods and waits until they are gone. A failure (a loaded server timing the deletes out) is logged,
+   * not thrown: it runs in a {@code finally} and must not discard the measurement just taken; later runs use
+   * namespaces of their own.
+   */
   private void deletePodsOf(String ns) {
+    try {
+      deletePodsOrThrow(ns);
+    } catch (RuntimeException e) {
+      say("cleaning up %s failed (its pods stay): %s", ns, e.getMessage());
+    }
+  }
+
+  private void deletePodsOrThrow(String ns) {
     waitFor(() -> {
       admin.pods().inNamespace(ns).withGracePeriod(0).delete();
       return true;
     }, 300, "deleting the pods of " + ns);
-    waitFor(() -> admin.pods().inNamespace(ns).list().getItems().isEmpty(), 600, "the pods of " + ns + " gone");
+    ListOptions one = new ListOptionsBuilder().withLimit(1L).build();
+    waitFor(() -> admin.pods().inNamespace(ns).list(one).getItems().isEmpty(), 900, "the pods of " + ns + " gone",
+        1000);
   }
 
   /** How many requests {@code user} has made so far, from the audit log. */
@@ -547,6 +591,43 @@ public final class SideBySideRun {
     } catch (IOException e) {
       throw new java.io.UncheckedIOException(e);
     }
+  }
+
+  /**
+   * CPU seconds (utime + stime) of a process's live threads by group, from {@code /proc/PID/task/TID/}: the thread
+   * name ({@code comm}, which the JVM sets to the Java thread's name cut to 15 characters) with its digits dropped,
+   * so that {@code vert.x-eventloop-thread-3} and {@code C2 CompilerThre} each stand for their kind. Threads that
+   * ended are missing; their CPU is in {@link #cpuSeconds} only.
+   */
+  private static Map<String, Double> threadCpu(long pid) {
+    Map<String, Double> groups = new java.util.TreeMap<>();
+    Path tasks = Path.of("/proc", String.valueOf(pid), "task");
+    try (var list = Files.list(tasks)) {
+      for (Path task : (Iterable<Path>) list::iterator) {
+        try {
+          String name = Files.readString(task.resolve("comm")).trim().replaceAll("[0-9]+", "N");
+          String stat = Files.readString(task.resolve("stat"));
+          String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+          groups.merge(name, (Long.parseLong(fields[11]) + Long.parseLong(fields[12])) / 100.0, Double::sum);
+        } catch (IOException e) {
+          // the thread ended while being read
+        }
+      }
+    } catch (IOException e) {
+      say("cannot read the threads of %d: %s", pid, e.getMessage());
+    }
+    return groups;
+  }
+
+  /** Prints the CPU each thread group used between two {@link #threadCpu} snapshots, in ms per pod, largest first. */
+  private static void reportThreadCpu(String who, int pods, Map<String, Double> before, Map<String, Double> after) {
+    StringBuilder line = new StringBuilder(who + ": CPU ms per pod by thread group:");
+    after.entrySet().stream()
+        .map(e -> Map.entry(e.getKey(), e.getValue() - before.getOrDefault(e.getKey(), 0.0)))
+        .filter(e -> e.getValue() > 0)
+        .sorted(Map.Entry.<String, Double>comparingByValue().reversed())
+        .forEach(e -> line.append(String.format(" %s=%.2f", e.getKey(), 1000 * e.getValue() / pods)));
+    say("%s", line);
   }
 
   /** utime + stime of a process, from /proc. */
@@ -578,11 +659,28 @@ public final class SideBySideRun {
     throw new IllegalStateException(dir.resolve("env") + " names no " + key);
   }
 
-  private static String javaBin() {
-    return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+  /**
+   * The command line that starts one of Berth's jars: this JVM's {@code java} (or {@code $BERTH_BENCH_JAVA}),
+   * {@code -Xmx1g}, then {@code $BERTH_BENCH_JAVA_OPTS} split at spaces (JVM flags to compare, e.g.
+   * {@code -XX:TieredStopAtLevel=1}; they reach only Berth's daemons, not this harness), then {@code -jar jar}.
+   */
+  private static List<String> berthJava(Path jar) {
+    String java = System.getenv("BERTH_BENCH_JAVA");
+    List<String> command = new ArrayList<>(List.of(java == null || java.isBlank()
+        ? Path.of(System.getProperty("java.home"), "bin", "java").toString() : java, "-Xmx1g"));
+    String opts = System.getenv("BERTH_BENCH_JAVA_OPTS");
+    if (opts != null && !opts.isBlank()) {
+      command.addAll(List.of(opts.trim().split("\\s+")));
+    }
+    command.addAll(List.of("-jar", jar.toString()));
+    return command;
   }
 
   private static void waitFor(BooleanSupplier condition, long seconds, String what) {
+    waitFor(condition, seconds, what, 200);
+  }
+
+  private static void waitFor(BooleanSupplier condition, long seconds, String what, long pollMillis) {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
     while (true) {
       try {
@@ -596,7 +694,7 @@ public final class SideBySideRun {
         throw new IllegalStateException("timed out after " + seconds + " s waiting for " + what);
       }
       try {
-        Thread.sleep(200);
+        Thread.sleep(pollMillis);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         throw new IllegalStateException(e);
