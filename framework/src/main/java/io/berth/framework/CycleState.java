@@ -1,6 +1,7 @@
 package io.berth.framework;
 
 import java.util.AbstractSet;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
@@ -67,6 +68,15 @@ public final class CycleState {
     return skipFilterPlugins;
   }
 
+  /**
+   * The current contents of {@link #skipFilterPlugins()}, unmodifiable: the same instance until the set changes
+   * (copies share it), so that the runtime can resolve the Filter plugins to run once per cycle instead of asking the
+   * set for every plugin on every node.
+   */
+  public Set<String> skipFilterPluginsSnapshot() {
+    return skipFilterPlugins.published();
+  }
+
   /** Plugins whose Score is skipped in this cycle (their PreScore returned Skip). */
   public Set<String> skipScorePlugins() {
     return skipScorePlugins;
@@ -125,6 +135,11 @@ public final class CycleState {
       return new NameSet(names);
     }
 
+    /** The published set: unmodifiable, replaced (never changed) on every add, remove or clear. */
+    Set<String> published() {
+      return names;
+    }
+
     @Override
     public boolean contains(Object o) {
       return names.contains(o);
@@ -137,7 +152,7 @@ public final class CycleState {
       }
       Set<String> next = new HashSet<>(names);
       next.add(name);
-      names = next;
+      names = Collections.unmodifiableSet(next);
       return true;
     }
 
@@ -148,7 +163,7 @@ public final class CycleState {
       }
       Set<String> next = new HashSet<>(names);
       next.remove(o);
-      names = next;
+      names = Collections.unmodifiableSet(next);
       return true;
     }
 

@@ -21,6 +21,27 @@ public interface Parallelizer {
     until(pieces, work, () -> false);
   }
 
+  /** Work on a range of piece indexes, {@code from} inclusive to {@code to} exclusive. */
+  @FunctionalInterface
+  interface RangeWork {
+    void accept(int from, int to);
+  }
+
+  /**
+   * As {@link #until(int, IntConsumer, BooleanSupplier)}, handing out the same chunks whole: {@code work} gets each
+   * chunk's range and walks it itself (asking {@code stop} as it sees fit), so it can keep per-chunk state, such as
+   * results it publishes to other workers only now and then. {@code stop} is asked before each chunk. The default
+   * runs the chunks through {@link #until}.
+   */
+  default void untilRanges(int pieces, RangeWork work, BooleanSupplier stop) {
+    if (pieces <= 0) {
+      return;
+    }
+    int chunk = chunkSize(pieces, parallelism());
+    int chunks = (pieces + chunk - 1) / chunk;
+    until(chunks, c -> work.accept(c * chunk, Math.min(pieces, (c + 1) * chunk)), stop);
+  }
+
   /** The chunk size for {@code pieces} work items on {@code parallelism} threads. */
   static int chunkSize(int pieces, int parallelism) {
     int s = (int) Math.sqrt(pieces);

@@ -2,6 +2,7 @@ package io.berth.framework;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
@@ -104,5 +105,24 @@ class CycleStateTest {
     }
     assertThat(state.skipFilterPlugins()).hasSize(1600);
     assertThat(state.copy().skipFilterPlugins()).hasSize(1600);
+  }
+
+  @Test
+  void theSkipFilterSnapshotIsOneUnmodifiableInstanceUntilTheSetChanges() {
+    CycleState state = new CycleState();
+    Set<String> empty = state.skipFilterPluginsSnapshot();
+    assertThat(empty).isEmpty();
+    state.skipFilterPlugins().add("X");
+    Set<String> withX = state.skipFilterPluginsSnapshot();
+    assertThat(withX).containsExactly("X").isNotSameAs(empty);
+    assertThat(state.skipFilterPluginsSnapshot()).isSameAs(withX);
+    assertThat(state.copy().skipFilterPluginsSnapshot()).isSameAs(withX);
+    state.skipFilterPlugins().add("X"); // already there: no change
+    assertThat(state.skipFilterPluginsSnapshot()).isSameAs(withX);
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> withX.add("Y"))
+        .isInstanceOf(UnsupportedOperationException.class);
+    state.skipFilterPlugins().remove("X");
+    assertThat(state.skipFilterPluginsSnapshot()).isEmpty();
+    assertThat(withX).containsExactly("X");
   }
 }

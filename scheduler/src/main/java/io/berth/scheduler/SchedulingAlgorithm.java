@@ -16,7 +16,6 @@ import io.fabric8.kubernetes.api.model.Pod;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.random.RandomGenerator;
@@ -36,6 +35,8 @@ public final class SchedulingAlgorithm {
   static final int MIN_FEASIBLE_NODES_TO_FIND = 100;
   /** The adaptive percentage never goes below this. */
   static final int MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND = 5;
+  /** How many feasible nodes a Filter worker finds before it claims them in the shared count. */
+  static final int PUBLISH_EVERY = 8;
 
   /** Thrown when the cluster has no nodes at all. */
   public static final class NoNodesAvailableException extends RuntimeException {
@@ -207,33 +208,42 @@ public final class SchedulingAlgorithm {
       }
       return out;
     }
-    NodeInfo[] feasible = new NodeInfo[numToFind];
+    // Workers walk whole chunks, keep the feasible nodes they find locally and claim them in the shared count only
+    // every PUBLISH_EVERY nodes: a claim per node made the two workers of a small machine bounce that counter's cache
+    // line on every node. A worker stops once the count plus its unclaimed nodes reach numToFind (so a single worker
+    // stops exactly there, as before); claims beyond numToFind are dropped unprocessed, as upstream drops a node found
+    // after the count was reached. Kept nodes are read back in node order.
+    NodeInfo[] feasibleAt = new NodeInfo[numAll];
     Status[] rejected = new Status[numAll];
     AtomicInteger found = new AtomicInteger();
-    AtomicBoolean enough = new AtomicBoolean();
     AtomicReference<Status> error = new AtomicReference<>();
-    fw.parallelizer().until(numAll, i -> {
-      NodeInfo node = nodes.get((start + i) % numAll);
-      Status st = fw.runFilterPluginsWithNominatedPods(state, pod, node);
-      if (st.code() == Code.ERROR) {
-        error.compareAndSet(null, st);
-        return;
-      }
-      if (st.isSuccess()) {
-        int n = found.incrementAndGet();
-        if (n > numToFind) {
-          enough.set(true);
-          found.decrementAndGet();
-        } else {
-          feasible[n - 1] = node;
-          if (n == numToFind) {
-            enough.set(true);
-          }
+    fw.parallelizer().untilRanges(numAll, (from, to) -> {
+      int[] unclaimed = new int[PUBLISH_EVERY];
+      int pending = 0;
+      for (int i = from; i < to; i++) {
+        if (found.get() + pending >= numToFind || error.get() != null) {
+          break;
         }
-      } else {
-        rejected[i] = st;
+        NodeInfo node = nodes.get((start + i) % numAll);
+        Status st = fw.runFilterPluginsWithNominatedPods(state, pod, node);
+        if (st.code() == Code.ERROR) {
+          error.compareAndSet(null, st);
+          break;
+        }
+        if (st.isSuccess()) {
+          unclaimed[pending++] = i;
+          if (pending == PUBLISH_EVERY) {
+            claim(found, numToFind, unclaimed, pending, nodes, start, feasibleAt);
+            pending = 0;
+          }
+        } else {
+          rejected[i] = st;
+        }
       }
-    }, () -> enough.get() || error.get() != null);
+      if (pending > 0) {
+        claim(found, numToFind, unclaimed, pending, nodes, start, feasibleAt);
+      }
+    }, () -> found.get() >= numToFind || error.get() != null);
     if (error.get() != null) {
       throw new StatusException(error.get());
     }
@@ -251,16 +261,32 @@ public final class SchedulingAlgorithm {
         processed++;
       }
     }
-    int count = found.get();
+    int count = Math.min(found.get(), numToFind);
     processed += count;
     if (advanceStart) {
       nextStartNodeIndex = (start + processed) % numAll;
     }
     List<NodeInfo> out = new ArrayList<>(count);
-    for (int i = 0; i < count; i++) {
-      out.add(feasible[i]);
+    for (NodeInfo node : feasibleAt) {
+      if (node != null) {
+        out.add(node);
+      }
     }
     return out;
+  }
+
+  /**
+   * Claims {@code n} feasible node positions in the shared count, keeping (in {@code feasibleAt}) those that still
+   * fit under {@code numToFind}.
+   */
+  private static void claim(AtomicInteger found, int numToFind, int[] positions, int n, List<NodeInfo> nodes,
+      int start, NodeInfo[] feasibleAt) {
+    int before = found.getAndAdd(n);
+    int keep = Math.max(0, Math.min(n, numToFind - before));
+    for (int j = 0; j < keep; j++) {
+      int i = positions[j];
+      feasibleAt[i] = nodes.get((start + i) % nodes.size());
+    }
   }
 
   /**

@@ -76,6 +76,35 @@ public final class DefaultParallelizer implements Parallelizer, AutoCloseable {
         }
       }
     };
+    runWorkers(workers, worker, failure);
+  }
+
+  @Override
+  public void untilRanges(int pieces, RangeWork work, BooleanSupplier stop) {
+    if (pieces <= 0) {
+      return;
+    }
+    int chunk = Parallelizer.chunkSize(pieces, parallelism);
+    int chunks = (pieces + chunk - 1) / chunk;
+    int workers = Math.min(threads, chunks);
+    AtomicInteger nextChunk = new AtomicInteger();
+    AtomicReference<RuntimeException> failure = new AtomicReference<>();
+    Runnable worker = () -> {
+      int c;
+      while (failure.get() == null && !stop.getAsBoolean()
+          && (c = nextChunk.getAndIncrement()) < chunks) {
+        try {
+          work.accept(c * chunk, Math.min(pieces, (c + 1) * chunk));
+        } catch (RuntimeException e) {
+          failure.compareAndSet(null, e);
+          return;
+        }
+      }
+    };
+    runWorkers(workers, worker, failure);
+  }
+
+  private void runWorkers(int workers, Runnable worker, AtomicReference<RuntimeException> failure) {
     List<Future<?>> futures = new ArrayList<>(workers - 1);
     for (int w = 1; w < workers; w++) {
       futures.add(pool.submit(worker));

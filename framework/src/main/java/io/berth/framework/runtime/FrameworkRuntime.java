@@ -114,6 +114,8 @@ public final class FrameworkRuntime implements Framework {
   private NodeHints nodeHints = NodeHints.DISABLED;
   private Optional<PodGroupPlugin> podGroupPlugin = Optional.empty();
   private Optional<GroupPreemptionPlugin> groupPreemptionPlugin = Optional.empty();
+  // the last resolution of activeFilters: immutable, replaced whole by whichever thread resolves a new skip set
+  private volatile ActiveFilters activeFilters;
 
   private FrameworkRuntime(Builder b) {
     this.profileName = b.profile.schedulerName();
@@ -515,11 +517,7 @@ public final class FrameworkRuntime implements Framework {
 
   @Override
   public Status runFilterPlugins(CycleState state, Pod pod, NodeInfo nodeInfo) {
-    Set<String> skip = state.skipFilterPlugins();
-    for (FilterPlugin pl : filter) {
-      if (!skip.isEmpty() && skip.contains(pl.name())) {
-        continue;
-      }
+    for (FilterPlugin pl : activeFilters(state)) {
       Status s;
       try {
         s = pl.filter(state, pod, nodeInfo);
@@ -535,6 +533,30 @@ public final class FrameworkRuntime implements Framework {
     }
     return Status.SUCCESS;
   }
+
+  /**
+   * The Filter plugins that {@code state} does not skip, in order. Resolved once per skip set (the cycle's PreFilter
+   * fixes it; copies share it) rather than asking the set about every plugin on every node; the last resolution is
+   * kept with the set it was made for and reused while a cycle presents that same set instance.
+   */
+  private FilterPlugin[] activeFilters(CycleState state) {
+    Set<String> skip = state.skipFilterPluginsSnapshot();
+    ActiveFilters a = activeFilters;
+    if (a == null || a.skip() != skip) {
+      List<FilterPlugin> out = new ArrayList<>(filter.size());
+      for (FilterPlugin pl : filter) {
+        if (skip.isEmpty() || !skip.contains(pl.name())) {
+          out.add(pl);
+        }
+      }
+      a = new ActiveFilters(skip, out.toArray(new FilterPlugin[0]));
+      activeFilters = a;
+    }
+    return a.plugins();
+  }
+
+  /** The Filter plugins left to run under the skip set {@code skip} (compared by identity). */
+  private record ActiveFilters(Set<String> skip, FilterPlugin[] plugins) { }
 
   @Override
   public Status runFilterPluginsWithNominatedPods(CycleState state, Pod pod, NodeInfo nodeInfo) {

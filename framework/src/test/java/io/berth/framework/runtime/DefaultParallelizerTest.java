@@ -70,4 +70,69 @@ class DefaultParallelizerTest {
       assertThat(total.get()).isEqualTo(4000);
     }
   }
+
+  @Test
+  void rangesCoverEveryPieceOnceInUpstreamChunksOnSeveralThreads() {
+    try (DefaultParallelizer p = new DefaultParallelizer(16)) {
+      int pieces = 5_000;
+      int chunk = Parallelizer.chunkSize(pieces, 16);
+      AtomicIntegerArray seen = new AtomicIntegerArray(pieces);
+      Set<String> ranges = ConcurrentHashMap.newKeySet();
+      p.untilRanges(pieces, (from, to) -> {
+        ranges.add(from + "-" + to);
+        for (int i = from; i < to; i++) {
+          seen.incrementAndGet(i);
+        }
+      }, () -> false);
+      for (int i = 0; i < pieces; i++) {
+        assertThat(seen.get(i)).as("piece %d", i).isEqualTo(1);
+      }
+      assertThat(ranges).hasSize((pieces + chunk - 1) / chunk).contains("0-" + chunk,
+          (pieces / chunk * chunk) + "-" + pieces);
+    }
+  }
+
+  @Test
+  void rangesStopBeforeTheNextChunk() {
+    try (DefaultParallelizer p = new DefaultParallelizer(2)) {
+      AtomicInteger chunks = new AtomicInteger();
+      p.untilRanges(10_000, (from, to) -> chunks.incrementAndGet(), () -> chunks.get() >= 3);
+      // a worker may have taken its next chunk while the other took the third
+      assertThat(chunks.get()).isBetween(3, 4);
+    }
+  }
+
+  @Test
+  void aFailingRangeIsRethrown() {
+    try (DefaultParallelizer p = new DefaultParallelizer(3)) {
+      assertThatThrownBy(() -> p.untilRanges(1000, (from, to) -> {
+        if (from <= 500 && 500 < to) {
+          throw new IllegalStateException("range with 500");
+        }
+      }, () -> false)).hasMessageContaining("range with 500");
+    }
+  }
+
+  @Test
+  void theDefaultRangesGoThroughUntil() {
+    Parallelizer sequential = new Parallelizer() {
+      @Override
+      public int parallelism() {
+        return 16;
+      }
+
+      @Override
+      public void until(int pieces, java.util.function.IntConsumer work,
+          java.util.function.BooleanSupplier stop) {
+        for (int i = 0; i < pieces && !stop.getAsBoolean(); i++) {
+          work.accept(i);
+        }
+      }
+    };
+    StringBuilder seen = new StringBuilder();
+    sequential.untilRanges(10, (from, to) -> seen.append(from).append('-').append(to).append(' '),
+        () -> false);
+    // chunkSize(10, 16) = 1
+    assertThat(seen.toString()).isEqualTo("0-1 1-2 2-3 3-4 4-5 5-6 6-7 7-8 8-9 9-10 ");
+  }
 }

@@ -100,6 +100,46 @@ class FrameworkRuntimeTest {
   }
 
   @Test
+  void filterFollowsEachCyclesSkipSetWhenCyclesAlternate() throws Exception {
+    FrameworkRuntime fw = bothMultiPoint();
+    CycleState skipA = new CycleState();
+    skipA.skipFilterPlugins().add("A");
+    CycleState skipNone = new CycleState();
+    // alternating states (a cycle and a preemption dry run on another thread) each see their own skips
+    for (int i = 0; i < 3; i++) {
+      fw.runFilterPlugins(skipA, pod, node("a" + i));
+      fw.runFilterPlugins(skipNone, pod, node("n" + i));
+    }
+    assertThat(log).containsExactly("B.Filter(a0)", "A.Filter(n0)", "B.Filter(n0)", "B.Filter(a1)",
+        "A.Filter(n1)", "B.Filter(n1)", "B.Filter(a2)", "A.Filter(n2)", "B.Filter(n2)");
+    // a skip added after the first Filter call counts from the next call on
+    log.clear();
+    skipNone.skipFilterPlugins().add("B");
+    fw.runFilterPlugins(skipNone, pod, node("x"));
+    assertThat(log).containsExactly("A.Filter(x)");
+    // and on several threads at once
+    log.clear();
+    Thread[] threads = new Thread[4];
+    for (int t = 0; t < threads.length; t++) {
+      CycleState st = t % 2 == 0 ? skipA : skipNone;
+      String prefix = t % 2 == 0 ? "skipA-" : "skipB-";
+      threads[t] = new Thread(() -> {
+        for (int i = 0; i < 200; i++) {
+          fw.runFilterPlugins(st, pod, node(prefix + i));
+        }
+      });
+      threads[t].start();
+    }
+    for (Thread t : threads) {
+      t.join();
+    }
+    synchronized (log) {
+      assertThat(log).hasSize(800).allSatisfy(entry -> assertThat(entry).matches(
+          "B\\.Filter\\(skipA-\\d+\\)|A\\.Filter\\(skipB-\\d+\\)"));
+    }
+  }
+
+  @Test
   void preFilterRejectionStopsAndNamesThePlugin() {
     FrameworkRuntime fw = bothMultiPoint();
     a.preFilter = PreFilterResult.of(Status.unresolvable("nope"));
