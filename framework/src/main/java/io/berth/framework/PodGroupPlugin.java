@@ -8,9 +8,10 @@ import java.util.Optional;
  * A plugin that knows which pods are placed all or nothing (Coscheduling): the scheduler asks it
  * whether a popped pod opens a group scheduling cycle (KEP-4671's workload scheduling cycle), in
  * which every queued member is placed on one snapshot and assumed together or not at all. A
- * profile uses the first enabled plugin implementing it. Called on the scheduling thread; must be
- * cheap, must not mutate the pods, and must not throw for a malformed group (answer empty: the
- * per-pod cycle then reports the problem).
+ * profile uses the first enabled plugin implementing it. Called on the scheduling thread and on
+ * the informer's handler thread (a member entering activeQ releases its gated siblings), so it
+ * must be thread-safe; must be cheap, must not mutate the pods, and must not throw for a
+ * malformed group (answer empty: the per-pod cycle then reports the problem).
  */
 public interface PodGroupPlugin extends Plugin {
   /** The group {@code pod} belongs to, when it has one whose members are placed together. */

@@ -19,7 +19,8 @@ import org.slf4j.LoggerFactory;
  * any scheduler) and nodes go to the cache and move unschedulable pods whose hints care. Terminal
  * pods (Succeeded/Failed) count as gone, as upstream's informer field selector makes them. Called
  * from informer handler threads; the queue and cache are thread-safe. A handler never throws: a
- * bad object is logged and skipped.
+ * bad object is logged and skipped. An unassigned member entering activeQ lets its group's gated siblings go
+ * ({@link GroupSiblings}).
  */
 final class SchedulerEventHandlers {
   private static final Logger LOG = LoggerFactory.getLogger(SchedulerEventHandlers.class);
@@ -27,11 +28,15 @@ final class SchedulerEventHandlers {
   private final SchedulingQueue queue;
   private final SchedulerCache cache;
   private final Map<String, Framework> profiles;
+  // null when no profile has a group plugin
+  private final GroupSiblings groups;
 
   SchedulerEventHandlers(SchedulingQueue queue, SchedulerCache cache, Map<String, Framework> profiles) {
     this.queue = queue;
     this.cache = cache;
     this.profiles = profiles;
+    GroupSiblings siblings = new GroupSiblings(queue, profiles);
+    this.groups = siblings.anyGroupPlugin() ? siblings : null;
   }
 
   ResourceEventHandler<Pod> podHandler() {
@@ -118,6 +123,9 @@ final class SchedulerEventHandlers {
       queue.assignedPodAdded(pod);
     } else if (responsible(pod)) {
       queue.add(pod);
+      if (groups != null) {
+        groups.afterQueued(pod, false);
+      }
     }
   }
 
@@ -156,7 +164,12 @@ final class SchedulerEventHandlers {
     if (cache.isAssumedPod(newPod)) {
       return; // its binding is in flight
     }
+    // a member leaving unschedulablePods (its gates lifted, say) may complete its group
+    boolean wasActive = groups == null || groups.isActive(newPod);
     queue.update(oldPod, newPod);
+    if (groups != null) {
+      groups.afterQueued(newPod, wasActive);
+    }
   }
 
   private void deletePod(Pod pod) {

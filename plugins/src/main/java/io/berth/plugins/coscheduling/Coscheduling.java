@@ -15,7 +15,6 @@ import io.berth.framework.PermitResult;
 import io.berth.framework.Plugin;
 import io.berth.framework.PodGroupPlugin;
 import io.berth.framework.PodGroupRef;
-import io.berth.framework.PodRequests;
 import io.berth.framework.PostFilterPlugin;
 import io.berth.framework.PostBindPlugin;
 import io.berth.framework.PostFilterResult;
@@ -28,7 +27,6 @@ import io.berth.framework.QueueingHint;
 import io.berth.framework.ReservePlugin;
 import io.berth.framework.SignPlugin;
 import io.berth.framework.SignResult;
-import io.berth.framework.Resource;
 import io.berth.framework.StateData;
 import io.berth.framework.Status;
 import io.berth.framework.WaitingPod;
@@ -39,8 +37,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -219,6 +215,12 @@ public final class Coscheduling implements QueueSortPlugin, PreEnqueuePlugin, Pr
     states.remove(group);
   }
 
+  /** The member summary kept for {@code group}, or null (for tests). */
+  MemberSummary rememberedMembers(GroupRef group) {
+    GroupStates.State state = states.peek(group);
+    return state == null ? null : state.members;
+  }
+
   /** How many groups' state the plugin keeps (for tests). */
   int rememberedGroups() {
     return states.size();
@@ -244,7 +246,7 @@ public final class Coscheduling implements QueueSortPlugin, PreEnqueuePlugin, Pr
     return pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName();
   }
 
-  private static boolean gated(Pod pod) {
+  static boolean gated(Pod pod) {
     return pod.getSpec() != null && pod.getSpec().getSchedulingGates() != null
         && !pod.getSpec().getSchedulingGates().isEmpty();
   }
@@ -279,25 +281,23 @@ public final class Coscheduling implements QueueSortPlugin, PreEnqueuePlugin, Pr
     }
   }
 
-  /** The members that count toward minMember: not gated, not being deleted. */
-  private List<Pod> countedMembers(PodGroup group) {
-    List<Pod> out = new ArrayList<>();
-    for (Pod p : members.of(group.ref())) {
-      if (!gated(p) && p.getMetadata().getDeletionTimestamp() == null) {
-        out.add(p);
-      }
+  /**
+   * The group's {@link MemberSummary}: the one remembered for the group when its member list is unchanged (a group
+   * cycle's members after the first), else a fresh one, remembered when {@code remember} (PreFilter; PreEnqueue
+   * runs for every queued group and would only push the groups being scheduled out of the bounded state).
+   */
+  private MemberSummary summary(PodGroup group, boolean remember) {
+    List<Pod> listed = members.named(group.namespace(), group.name());
+    GroupStates.State state = remember ? states.of(group.ref()) : states.peek(group.ref());
+    MemberSummary cached = state == null ? null : state.members;
+    if (cached != null && cached.matches(listed, group.minMember())) {
+      return cached;
     }
-    return out;
-  }
-
-  private int gatedMembers(PodGroup group) {
-    int n = 0;
-    for (Pod p : members.of(group.ref())) {
-      if (inGroup(p, group) && gated(p)) {
-        n++;
-      }
+    MemberSummary fresh = MemberSummary.of(group, listed);
+    if (state != null) {
+      state.members = fresh;
     }
-    return n;
+    return fresh;
   }
 
   /**
@@ -322,12 +322,12 @@ public final class Coscheduling implements QueueSortPlugin, PreEnqueuePlugin, Pr
     return n;
   }
 
-  private Optional<Status> tooFewMembers(PodGroup group) {
-    int counted = countedMembers(group).size();
+  private static Optional<Status> tooFewMembers(PodGroup group, MemberSummary summary) {
+    int counted = summary.counted();
     if (counted >= group.minMember()) {
       return Optional.empty();
     }
-    int gatedCount = gatedMembers(group);
+    int gatedCount = summary.gated();
     return Optional.of(Status.unresolvable("PodGroup \"" + group.key() + "\" has " + counted + " of its minMember "
         + group.minMember() + " pods: " + (group.minMember() - counted) + " missing"
         + (gatedCount > 0 ? " (" + gatedCount + " gated pods do not count)" : "")));
@@ -411,7 +411,7 @@ public final class Coscheduling implements QueueSortPlugin, PreEnqueuePlugin, Pr
       if (group.isEmpty()) {
         return Status.SUCCESS;
       }
-      return tooFewMembers(group.get()).orElse(Status.SUCCESS);
+      return tooFewMembers(group.get(), summary(group.get(), false)).orElse(Status.SUCCESS);
     } catch (GroupProblem e) {
       return Status.unresolvable(e.getMessage());
     }
@@ -447,11 +447,12 @@ public final class Coscheduling implements QueueSortPlugin, PreEnqueuePlugin, Pr
       }
       backoffs.remove(group.key(), until);
     }
-    Optional<Status> tooFew = tooFewMembers(group);
+    MemberSummary summary = summary(group, true);
+    Optional<Status> tooFew = tooFewMembers(group, summary);
     if (tooFew.isPresent()) {
       return PreFilterResult.of(tooFew.get());
     }
-    Map<String, Long> required = group.minResources().isEmpty() ? memberRequests(group) : group.minResources();
+    Map<String, Long> required = group.minResources().isEmpty() ? summary.requests() : group.minResources();
     List<String> short_ = capacityShortfalls(group, required, nodes);
     if (!short_.isEmpty()) {
       return PreFilterResult.of(Status.unresolvable("PodGroup \"" + group.key() + "\" does not fit the cluster's "
@@ -477,34 +478,6 @@ public final class Coscheduling implements QueueSortPlugin, PreEnqueuePlugin, Pr
       state.capacity = new GroupStates.CapacityVerdict(version, Map.copyOf(required), List.copyOf(shortfalls));
     }
     return shortfalls;
-  }
-
-  /** The summed requests of minMember members, by name (cpu, memory, ephemeral-storage and scalars). */
-  private Map<String, Long> memberRequests(PodGroup group) {
-    List<Pod> members = new ArrayList<>(countedMembers(group));
-    members.sort(Comparator.comparing(p -> p.getMetadata().getName()));
-    List<Pod> counted = members.subList(0, Math.min(group.minMember(), members.size()));
-    // every member of a group runs PreFilter, often in one group cycle: parse the requests once per member set
-    List<String> ids = new ArrayList<>(counted.size());
-    for (Pod p : counted) {
-      ids.add(p.getMetadata().getUid() + "@" + p.getMetadata().getResourceVersion());
-    }
-    GroupStates.State state = states.of(group.ref());
-    GroupStates.MemberRequests cached = state.requests;
-    if (cached != null && cached.ids().equals(ids)) {
-      return cached.sum();
-    }
-    Resource sum = new Resource();
-    for (Pod p : counted) {
-      sum.add(PodRequests.of(p));
-    }
-    Map<String, Long> out = new LinkedHashMap<>();
-    out.put(Resource.CPU, sum.milliCpu());
-    out.put(Resource.MEMORY, sum.memory());
-    out.put(Resource.EPHEMERAL_STORAGE, sum.ephemeralStorage());
-    out.putAll(sum.scalarResources());
-    state.requests = new GroupStates.MemberRequests(ids, java.util.Collections.unmodifiableMap(out));
-    return out;
   }
 
   // ---------------------------------------------------------------- PostFilter

@@ -6,18 +6,16 @@ import java.util.Map;
 
 /**
  * What Coscheduling remembers per group between calls, bounded: where the group's members sit
- * ({@link GroupNodes}) and the summed requests of its members ({@link MemberRequests}). At most {@code capacity}
+ * ({@link GroupNodes}), the counts and summed requests of its members ({@link MemberSummary}) and PreFilter's
+ * capacity verdict ({@link CapacityVerdict}). At most {@code capacity}
  * groups are kept, the least recently used dropped first (a dropped group is recomputed on its next call, so the
  * bound costs time, never correctness); a group's entry is removed when its PodGroup is deleted or found missing and
  * when the group is complete (Permit allowed it). Thread-safe: guarded by {@code this} (the scheduling thread,
  * binding threads at Permit and the PodGroup informer's thread call it).
  */
 final class GroupStates {
-  /** The default bound: a few cycles' worth of groups; each entry holds one small record per node with members. */
+  /** The default bound: a few cycles' worth of groups; each entry holds a few small records. */
   static final int DEFAULT_CAPACITY = 64;
-
-  /** The summed requests of one set of members ({@code uid@resourceVersion} each), immutable. */
-  record MemberRequests(List<String> ids, Map<String, Long> sum) { }
 
   /**
    * PreFilter's capacity verdict for one snapshot version and one requirement: the same for every member of a
@@ -28,15 +26,17 @@ final class GroupStates {
   /** One group's state; its fields are replaced whole. Thread-safe: the memo guards itself, the rest is volatile. */
   static final class State {
     final GroupNodes nodes;
-    volatile MemberRequests requests;
+    volatile MemberSummary members;
     volatile CapacityVerdict capacity;
 
-    State(GroupRef group) {
-      this.nodes = new GroupNodes(group);
+    State(GroupRef group, NodeGroups nodeGroups) {
+      this.nodes = new GroupNodes(group, nodeGroups);
     }
   }
 
   private final int capacity;
+  // thread-safe itself; shared by every group's GroupNodes, outlives the groups it counts
+  private final NodeGroups nodeGroups = new NodeGroups();
   // guarded by this: group key (api and namespace/name) -> state, in access order
   private final LinkedHashMap<String, State> states;
 
@@ -57,7 +57,12 @@ final class GroupStates {
 
   /** The state of {@code group}, created when absent (possibly evicting the least recently used group). */
   synchronized State of(GroupRef group) {
-    return states.computeIfAbsent(key(group), k -> new State(group));
+    return states.computeIfAbsent(key(group), k -> new State(group, nodeGroups));
+  }
+
+  /** The state of {@code group} if one is kept (creating none, evicting none), else null. */
+  synchronized State peek(GroupRef group) {
+    return states.get(key(group));
   }
 
   /** Forgets {@code group}. */

@@ -65,7 +65,7 @@ class GroupStatesTest {
           if (i % 5 == 0) {
             states.remove(g);
           } else {
-            states.of(g).requests = new GroupStates.MemberRequests(List.of(), java.util.Map.of());
+            states.of(g).capacity = new GroupStates.CapacityVerdict(i, java.util.Map.of(), List.of());
           }
           maxSeen = Math.max(maxSeen, states.size());
         }

@@ -158,11 +158,9 @@ final class PodQueues {
   }
 
   void moveAll(ClusterEvent event, Object oldObj, Object newObj, Predicate<Pod> preCheck) {
-    List<QueuedPodInfo> candidates = new ArrayList<>(unschedulablePods.size());
-    for (QueuedPodInfo pInfo : unschedulablePods.list()) {
-      if (preCheck == null || preCheck.test(pInfo.pod())) {
-        candidates.add(pInfo);
-      }
+    List<QueuedPodInfo> candidates = unschedulablePods.list();
+    if (preCheck != null) {
+      candidates.removeIf(pInfo -> !preCheck.test(pInfo.pod()));
     }
     movePodsToActiveOrBackoffQueue(candidates, event, oldObj, newObj);
   }

@@ -49,9 +49,8 @@ final class QueueingHints {
   QueueingStrategy evaluate(QueuedPodInfo pInfo, ClusterEvent event, Object oldObj,
       Object newObj) {
     Set<String> pending = pInfo.pendingPlugins();
-    Set<String> rejectors = new HashSet<>(pInfo.unschedulablePlugins());
-    rejectors.addAll(pending);
-    if (rejectors.isEmpty() || event.isWildcard()) {
+    Set<String> unschedulable = pInfo.unschedulablePlugins();
+    if ((unschedulable.isEmpty() && pending.isEmpty()) || event.isWildcard()) {
       return QueueingStrategy.QUEUE_AFTER_BACKOFF;
     }
     Pod pod = pInfo.pod();
@@ -62,6 +61,12 @@ final class QueueingHints {
       log.warn("No queueing hints for profile {} of pod {}; requeuing it", profile,
           pInfo.key());
       return QueueingStrategy.QUEUE_AFTER_BACKOFF;
+    }
+    // the rejectors are the union of both sets; the common case (no Pending plugin) needs no copy
+    Set<String> rejectors = unschedulable;
+    if (!pending.isEmpty()) {
+      rejectors = new HashSet<>(unschedulable);
+      rejectors.addAll(pending);
     }
     QueueingStrategy strategy = QueueingStrategy.QUEUE_SKIP;
     for (String plugin : rejectors) {
