@@ -40,7 +40,7 @@ class RbacRulesTest {
   @Test
   void schedulerClusterRoleIsWhatBerthSchedulerCalls() {
     Map<String, Set<String>> expected = new TreeMap<>(Map.ofEntries(
-        Map.entry("/pods", verbs("get", "list", "watch", "delete")),
+        Map.entry("/pods", verbs("list", "watch", "delete")),
         Map.entry("/pods/binding", verbs("create")),
         Map.entry("/pods/status", verbs("patch")),
         Map.entry("/nodes", verbs("list", "watch")),
