@@ -48,39 +48,37 @@ public final class DefaultParallelizer implements Parallelizer, AutoCloseable {
 
   @Override
   public void until(int pieces, IntConsumer work, BooleanSupplier stop) {
-    if (pieces <= 0) {
-      return;
-    }
-    int chunk = Parallelizer.chunkSize(pieces, parallelism);
-    int chunks = (pieces + chunk - 1) / chunk;
-    int workers = Math.min(threads, chunks);
-    AtomicInteger nextChunk = new AtomicInteger();
-    AtomicReference<RuntimeException> failure = new AtomicReference<>();
-    Runnable worker = () -> {
-      int c;
-      while (failure.get() == null && !stop.getAsBoolean()
-          && (c = nextChunk.getAndIncrement()) < chunks) {
-        int end = Math.min(pieces, (c + 1) * chunk);
-        for (int i = c * chunk; i < end; i++) {
-          // checked per piece, as upstream's ParallelizeUntil: Filter stops as soon as enough
-          // feasible nodes are found instead of finishing every started chunk
-          if (i > c * chunk && stop.getAsBoolean()) {
-            return;
-          }
-          try {
-            work.accept(i);
-          } catch (RuntimeException e) {
-            failure.compareAndSet(null, e);
-            return;
-          }
+    inChunks(pieces, stop, (from, to) -> {
+      for (int i = from; i < to; i++) {
+        // checked per piece, as upstream's ParallelizeUntil: Filter stops as soon as enough
+        // feasible nodes are found instead of finishing every started chunk
+        if (i > from && stop.getAsBoolean()) {
+          return false;
         }
+        work.accept(i);
       }
-    };
-    runWorkers(workers, worker, failure);
+      return true;
+    });
   }
 
   @Override
   public void untilRanges(int pieces, RangeWork work, BooleanSupplier stop) {
+    inChunks(pieces, stop, (from, to) -> {
+      work.accept(from, to);
+      return true;
+    });
+  }
+
+  /** One chunk's work; false stops the worker that ran it. */
+  private interface ChunkWork {
+    boolean run(int from, int to);
+  }
+
+  /**
+   * Splits {@code pieces} into upstream's chunk size and lets up to {@code threads} workers claim chunks until all
+   * are done, {@code stop} holds or a chunk throws (the first failure is rethrown here).
+   */
+  private void inChunks(int pieces, BooleanSupplier stop, ChunkWork work) {
     if (pieces <= 0) {
       return;
     }
@@ -94,7 +92,9 @@ public final class DefaultParallelizer implements Parallelizer, AutoCloseable {
       while (failure.get() == null && !stop.getAsBoolean()
           && (c = nextChunk.getAndIncrement()) < chunks) {
         try {
-          work.accept(c * chunk, Math.min(pieces, (c + 1) * chunk));
+          if (!work.run(c * chunk, Math.min(pieces, (c + 1) * chunk))) {
+            return;
+          }
         } catch (RuntimeException e) {
           failure.compareAndSet(null, e);
           return;
