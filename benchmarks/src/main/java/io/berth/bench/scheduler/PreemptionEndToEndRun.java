@@ -17,7 +17,13 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClassBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.berth.embedded.fault.RequestRecord;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
@@ -31,7 +37,11 @@ import org.slf4j.LoggerFactory;
  * scheduler_perf's PreemptionBasic end to end on the embedded API server (preemption deletes real
  * victims, so it needs a server): nodes of 4 cpu filled by low-priority pods of 900m, then
  * high-priority pods of 3000m that each must preempt; reports preemptors bound per second from
- * their first create to the last one bound.
+ * their first create to the last one bound, then where the time went: the process CPU per
+ * preemptor and its split by thread group ({@link ThreadCpuSplit}), the scheduling attempts by
+ * result with their mean duration (a preemptor's failing attempt, its retries, the binding one),
+ * the preparations of asynchronous preemption and their mean duration, and the API requests the
+ * server received per preemptor by verb and resource (its request log).
  *
  * <p>{@code java [-Dberth.featureGates=SchedulerAsyncPreemption=true] -cp
  * benchmarks/target/benchmarks.jar io.berth.bench.scheduler.PreemptionEndToEndRun [nodes]
@@ -59,8 +69,9 @@ public final class PreemptionEndToEndRun {
       Registry registry = InTreeRegistry.create();
       SharedInformerFactory informers = new SharedInformerFactory(client);
       Lister<Pod> podLister = informers.lister(Pod.class);
+      SimpleMeterRegistry metrics = new SimpleMeterRegistry();
       SchedulerAssembly assembly = SchedulerAssembly.builder(SchedulerConfigLoader.defaults(registry),
-          registry).client(client).listers(new InformerListers(informers))
+          registry).client(client).listers(new InformerListers(informers)).meterRegistry(metrics)
           .featureGates(FeatureGates.parse(System.getProperty("berth.featureGates", "")))
           .informerPod(p -> podLister.get(p.getMetadata().getNamespace(), p.getMetadata().getName()))
           .build();
@@ -84,6 +95,11 @@ public final class PreemptionEndToEndRun {
       while (lowBound.get() < low) {
         Thread.sleep(10);
       }
+      Map<String, Long> attempts0 = attempts(metrics);
+      Map<String, Double> attemptNanos0 = attemptNanos(metrics);
+      cluster.requestLog().clear();
+      ThreadCpuSplit threads = ThreadCpuSplit.start();
+      long cpu0 = processCpuNanos();
       long t0 = System.nanoTime();
       create(client, "high", high, "3000m");
       long deadline = System.nanoTime() + Duration.ofMinutes(10).toNanos();
@@ -91,6 +107,10 @@ public final class PreemptionEndToEndRun {
         Thread.sleep(10);
       }
       long elapsed = System.nanoTime() - t0;
+      long cpu = processCpuNanos() - cpu0;
+      String split = threads.report(high);
+      report(metrics, attempts0, attemptNanos0, cluster.requestLog().entries(), high, cpu);
+      LOG.info("{}", split);
       LOG.info(String.format("%nPreemptionBasic end to end: %d nodes, %d low-priority pods, %d"
           + " preemptors: %d bound in %.1f s = %.0f preemptors/s; low-priority pods left %d",
           nodes, low, high, highBound.get(), elapsed / 1e9, highBound.get() / (elapsed / 1e9),
@@ -100,6 +120,60 @@ public final class PreemptionEndToEndRun {
       informers.shutdown();
       client.close();
     }
+  }
+
+  private static long processCpuNanos() {
+    return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
+        .getOperatingSystemMXBean()).getProcessCpuTime();
+  }
+
+  /** Scheduling attempts so far by result (scheduled, unschedulable, error). */
+  private static Map<String, Long> attempts(SimpleMeterRegistry metrics) {
+    Map<String, Long> out = new TreeMap<>();
+    metrics.find("scheduler.schedule.attempts").counters().forEach(c ->
+        out.merge(c.getId().getTag("result"), (long) c.count(), Long::sum));
+    return out;
+  }
+
+  /** Total time of the scheduling attempts so far by result, in nanoseconds. */
+  private static Map<String, Double> attemptNanos(SimpleMeterRegistry metrics) {
+    Map<String, Double> out = new TreeMap<>();
+    metrics.find("scheduler.scheduling.attempt.duration").timers().forEach(t ->
+        out.merge(t.getId().getTag("result"), t.totalTime(TimeUnit.NANOSECONDS), Double::sum));
+    return out;
+  }
+
+  /** Logs where the measured window's time went (see the class comment). */
+  private static void report(SimpleMeterRegistry metrics, Map<String, Long> attempts0,
+      Map<String, Double> attemptNanos0, List<RequestRecord> requests, int high, long cpuNanos) {
+    StringBuilder out = new StringBuilder(String.format(
+        "%nprocess CPU %.2f ms per preemptor; scheduling attempts in the window (count, per"
+            + " preemptor, mean ms):", cpuNanos / 1e6 / high));
+    Map<String, Double> nanos = attemptNanos(metrics);
+    attempts(metrics).forEach((result, count) -> {
+      long n = count - attempts0.getOrDefault(result, 0L);
+      double ns = nanos.getOrDefault(result, 0.0) - attemptNanos0.getOrDefault(result, 0.0);
+      out.append(String.format("%n  %-15s %6d  %5.2f  %6.2f", result, n, (double) n / high,
+          n == 0 ? 0 : ns / 1e6 / n));
+    });
+    Timer async = metrics.find("scheduler.preemption.goroutines.duration").timer();
+    if (async != null) {
+      out.append(String.format("%nasynchronous preparations: %d, mean %.2f ms, max %.2f ms",
+          async.count(), async.mean(TimeUnit.MILLISECONDS), async.max(TimeUnit.MILLISECONDS)));
+    }
+    // since the scheduler started: the low-priority pods (1 attempt each) are in these too
+    for (Timer sli : metrics.find("scheduler.pod.scheduling.sli.duration").timers()) {
+      out.append(String.format("%nfirst attempt to bound (all pods so far): %d pods, mean %.0f ms, max %.0f ms",
+          sli.count(), sli.mean(TimeUnit.MILLISECONDS), sli.max(TimeUnit.MILLISECONDS)));
+    }
+    Map<String, Long> byRequest = new TreeMap<>();
+    for (RequestRecord r : requests) {
+      byRequest.merge(r.verb() + " " + r.resourcePath(), 1L, Long::sum);
+    }
+    out.append("\nAPI requests in the window, per preemptor:");
+    byRequest.forEach((what, n) -> out.append(String.format("%n  %-30s %6.2f", what,
+        (double) n / high)));
+    LOG.info("{}", out);
   }
 
   private static void create(KubernetesClient client, String prefix, int count, String cpu)
