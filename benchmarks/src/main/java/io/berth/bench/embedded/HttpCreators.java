@@ -2,6 +2,7 @@ package io.berth.bench.embedded;
 
 import io.berth.embedded.server.Json;
 import io.vertx.core.Future;
+import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpMethod;
@@ -27,8 +28,8 @@ final class HttpCreators {
   }
 
   /** Creates the pods named {@code names} in {@code namespace} on the server at 127.0.0.1:{@code port}. */
-  static HttpOps.Timed create(HttpClient http, int port, String namespace, List<String> names, int concurrency)
-      throws Exception {
+  static HttpOps.Timed create(Vertx vertx, HttpClient http, int port, String namespace, List<String> names,
+      int concurrency) throws Exception {
     List<Buffer> bodies = new ArrayList<>(names.size());
     for (String name : names) {
       bodies.add(Buffer.buffer(Json.bytes(BenchPods.tree(name))));
@@ -44,7 +45,11 @@ final class HttpCreators {
       int to = Math.min(names.size(), (s + 1) * slice);
       CompletableFuture<Latencies> done = new CompletableFuture<>();
       streams.add(done);
-      next(http, options, names, bodies, from, to, new Latencies(), done);
+      // each stream runs on an event-loop context of its own, so that every callback of its requests (and the
+      // registration of each answer's body handler) runs there in order; a request started from this (non-Vert.x)
+      // thread could see its answer's body delivered before the handler was set
+      vertx.getOrCreateContext().runOnContext(v ->
+          next(http, options, names, bodies, from, to, new Latencies(), done));
     }
     Latencies all = new Latencies();
     for (CompletableFuture<Latencies> stream : streams) {
@@ -68,8 +73,9 @@ final class HttpCreators {
           return Future.failedFuture("create of " + names.get(i) + " answered " + status + ": " + body);
         }
         byte[] bytes = body.getBytes();
-        if (WatchEventHead.resourceVersionOf(bytes, 0, bytes.length) == null) {
-          return Future.failedFuture("create of " + names.get(i) + " answered no resourceVersion");
+        if (bytes.length == 0 || WatchEventHead.resourceVersionOf(bytes, 0, bytes.length) == null) {
+          return Future.failedFuture("create of " + names.get(i) + " answered 201 without a resourceVersion ("
+              + bytes.length + " bytes)");
         }
         return Future.succeededFuture();
       });

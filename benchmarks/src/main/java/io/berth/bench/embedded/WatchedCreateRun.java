@@ -210,7 +210,7 @@ public final class WatchedCreateRun {
         ThreadCpu threads0 = ThreadCpu.snapshot();
         long cpu0 = processCpuNanos();
         long t0 = System.nanoTime();
-        HttpOps.Timed created = HttpCreators.create(createHttp, cluster.port(), ns, names, threads);
+        HttpOps.Timed created = HttpCreators.create(vertx, createHttp, cluster.port(), ns, names, threads);
         if (!caughtUp.await(10, TimeUnit.MINUTES)) {
           throw new IllegalStateException("the watchers did not see every pod");
         }
