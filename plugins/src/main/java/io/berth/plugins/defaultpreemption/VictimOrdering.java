@@ -4,8 +4,7 @@ import io.berth.plugins.queuesort.PrioritySort;
 import io.fabric8.kubernetes.api.model.Pod;
 import java.time.Clock;
 import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.format.DateTimeParseException;
+import java.time.DateTimeException;
 import java.util.Comparator;
 import java.util.List;
 
@@ -35,8 +34,8 @@ final class VictimOrdering {
       return clock.instant();
     }
     try {
-      return OffsetDateTime.parse(start).toInstant();
-    } catch (DateTimeParseException e) {
+      return StartTimes.parse(start);
+    } catch (DateTimeException e) {
       return clock.instant();
     }
   }
