@@ -34,7 +34,8 @@ import tools.jackson.databind.node.ObjectNode;
  * </table>
  *
  * <p>Only unset fields are filled (except {@code status.qosClass}, which upstream always computes);
- * the argument is never mutated, a new tree is returned; resources not listed come back as an
+ * the argument is never mutated, a new tree is returned (the {@code InPlace} variants default the
+ * caller's own tree instead); resources not listed come back as an
  * unchanged copy. Upstream's {@code PrepareForCreate} also clears a pod's whole client-sent status and
  * sets {@code metadata.generation}; that is left to the store. Immutable (the clock only stamps
  * condition times) and thread-safe.
@@ -65,17 +66,26 @@ public final class ApiDefaults {
    *     priority or preemption policy that differs from its class's
    */
   public ObjectNode applyOnCreate(String group, String resource, ObjectNode object, PriorityClassLookup priorityClasses) {
+    return applyOnCreateInPlace(group, resource, copy(object), priorityClasses);
+  }
+
+  /**
+   * As {@link #applyOnCreate}, but defaults {@code object} itself instead of a copy and returns it: for a caller
+   * that owns the tree and gives it up (the server, with a request body it parsed), to save the copy.
+   */
+  public ObjectNode applyOnCreateInPlace(String group, String resource, ObjectNode object,
+      PriorityClassLookup priorityClasses) {
     Objects.requireNonNull(priorityClasses, "priorityClasses");
-    ObjectNode copy = copy(object);
-    applyEveryWrite(group, resource, copy);
+    Objects.requireNonNull(object, "object");
+    applyEveryWrite(group, resource, object);
     if (group.isEmpty() && resource.equals("pods")) {
-      ObjectNode spec = JsonFields.object(copy, "spec");
+      ObjectNode spec = JsonFields.object(object, "spec");
       PodDefaults.admitPriority(spec, priorityClasses);
-      PodDefaults.prepareStatusForCreate(copy, spec, clock);
+      PodDefaults.prepareStatusForCreate(object, spec, clock);
     } else if (group.isEmpty() && resource.equals("namespaces")) {
-      CoreObjectDefaults.namespaceOnCreate(copy);
+      CoreObjectDefaults.namespaceOnCreate(object);
     }
-    return copy;
+    return object;
   }
 
   /**
@@ -86,13 +96,18 @@ public final class ApiDefaults {
    * @return a defaulted copy
    */
   public ObjectNode applyOnUpdate(String group, String resource, ObjectNode object, JsonNode oldObject) {
+    return applyOnUpdateInPlace(group, resource, copy(object), oldObject);
+  }
+
+  /** As {@link #applyOnUpdate}, but defaults {@code object} itself (owned by the caller) and returns it. */
+  public ObjectNode applyOnUpdateInPlace(String group, String resource, ObjectNode object, JsonNode oldObject) {
     Objects.requireNonNull(oldObject, "oldObject");
-    ObjectNode copy = copy(object);
-    applyEveryWrite(group, resource, copy);
+    Objects.requireNonNull(object, "object");
+    applyEveryWrite(group, resource, object);
     if (group.isEmpty() && resource.equals("pods")) {
-      PodDefaults.preservePriority(JsonFields.object(copy, "spec"), oldObject.path("spec"));
+      PodDefaults.preservePriority(JsonFields.object(object, "spec"), oldObject.path("spec"));
     }
-    return copy;
+    return object;
   }
 
   private static ObjectNode copy(ObjectNode object) {

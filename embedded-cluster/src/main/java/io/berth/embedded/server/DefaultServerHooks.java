@@ -42,9 +42,10 @@ public final class DefaultServerHooks implements ServerHooks {
   public ObjectNode applyDefaults(ResourceType type, ObjectNode obj, JsonNode previous, ObjectStore store) {
     try {
       if (previous == null) {
-        return defaults.applyOnCreate(type.group(), type.resource(), obj, priorityClasses(store));
+        // the server owns obj (ServerHooks may mutate it): no copy
+        return defaults.applyOnCreateInPlace(type.group(), type.resource(), obj, priorityClasses(store));
       }
-      return defaults.applyOnUpdate(type.group(), type.resource(), obj, previous);
+      return defaults.applyOnUpdateInPlace(type.group(), type.resource(), obj, previous);
     } catch (AdmissionException e) {
       String name = Json.text(obj, "metadata", "name");
       throw new ApiException(403, "Forbidden", type.qualifiedResource() + " \"" + name + "\" is forbidden: "

@@ -131,7 +131,9 @@ public final class ResourceOperations {
       String candidate = hooks.generateName(base);
       if (store.get(type, ns, candidate).isEmpty()) {
         meta.put("name", candidate);
-        ObjectDraft draft = new ObjectDraft(type, admitNew(type, candidate, body, meta));
+        // defaults work on the tree they get: a copy, so that the retry under the lock starts from the body as sent
+        ObjectNode attempt = body.deepCopy();
+        ObjectDraft draft = new ObjectDraft(type, admitNew(type, candidate, attempt, Json.metadata(attempt)));
         StoredObject stored = store.write(() -> {
           if (type.namespaced()) {
             requireActiveNamespace(ns);
@@ -286,7 +288,10 @@ public final class ResourceOperations {
     return admitNew(type, name, body, meta);
   }
 
-  /** System metadata, defaults, admission and validation of a new object named {@code name}. */
+  /**
+   * System metadata, defaults, admission and validation of a new object named {@code name}; works on {@code body}
+   * itself (the defaults are applied in place) and returns the tree to store.
+   */
   private ObjectNode admitNew(ResourceType type, String name, ObjectNode body, ObjectNode meta) {
     Validation.validateName(type, name);
     meta.put("uid", Uids.random());
