@@ -220,7 +220,7 @@ public final class DynamicResources implements PreEnqueuePlugin, PreFilterPlugin
     }
     Allocator allocator = null;
     if (!toAllocate.isEmpty()) {
-      allocator = new Allocator(toAllocate, devices.inUse(),
+      allocator = new Allocator(toAllocate, devices.inUse(), devices::consumed,
           name -> this.classes.get("", name), pools.pools(slices.list()), cel);
     }
     state.write(STATE_KEY, new DynamicResourcesState(claims, selectors, allocator));

@@ -218,4 +218,28 @@ class AllocatedDevicesTest {
       assertFalse(cache.hasPending("uid-c-" + t + "-1"));
     }
   }
+
+  private static ResourceClaim shared(String name, String rv, String device, String memory) {
+    ResourceClaimBuilder b = new ResourceClaimBuilder(claim(name, request("r", "gpu", 1)));
+    b.editMetadata().withUid("uid-" + name).withResourceVersion(rv).endMetadata();
+    return b.withNewStatus().withNewAllocation().withNewDevices().addNewResult().withRequest("r")
+        .withDriver("drv").withPool("pool").withDevice(device).withShareID("share-" + name)
+        .withConsumedCapacity(java.util.Map.of("memory",
+            new io.fabric8.kubernetes.api.model.Quantity(memory)))
+        .endResult().endDevices().endAllocation().endStatus().build();
+  }
+
+  @Test
+  void sharesOfADeviceCountByWhatTheyConsumeNotAsInUse() {
+    informer(shared("a", "1", "d1", "2Gi"));
+    informer(shared("b", "1", "d1", "3Gi"));
+    assertEquals(Set.of(), cache.snapshot());
+    assertEquals(0, new java.math.BigDecimal(5L << 30).compareTo(
+        cache.consumed(dev("d1")).get("memory")));
+    informerDelete(shared("a", "1", "d1", "2Gi"));
+    assertEquals(0, new java.math.BigDecimal(3L << 30).compareTo(
+        cache.consumed(dev("d1")).get("memory")));
+    informerDelete(shared("b", "1", "d1", "3Gi"));
+    assertEquals(java.util.Map.of(), cache.consumed(dev("d1")));
+  }
 }
