@@ -242,4 +242,38 @@ class AllocatedDevicesTest {
     informerDelete(shared("b", "1", "d1", "3Gi"));
     assertEquals(java.util.Map.of(), cache.consumed(dev("d1")));
   }
+
+  @Test
+  void readersNeverSeeAShareVanishWhileItsClaimChanges() throws Exception {
+    informer(shared("a", "1", "d1", "2Gi"));
+    java.math.BigDecimal two = new java.math.BigDecimal(2L << 30);
+    java.math.BigDecimal three = new java.math.BigDecimal(3L << 30);
+    AtomicBoolean stop = new AtomicBoolean();
+    ExecutorService pool = Executors.newFixedThreadPool(3);
+    List<Future<?>> readers = new ArrayList<>();
+    for (int t = 0; t < 2; t++) {
+      readers.add(pool.submit(() -> {
+        while (!stop.get()) {
+          java.math.BigDecimal m = cache.consumed(dev("d1")).get("memory");
+          // the new share is added before the old one goes: 2Gi, 3Gi or both, never none
+          assertTrue(m != null && (m.compareTo(two) == 0 || m.compareTo(three) == 0
+              || m.compareTo(two.add(three)) == 0), "consumed " + m);
+        }
+        return null;
+      }));
+    }
+    Future<?> writer = pool.submit(() -> {
+      for (int rv = 2; rv < 2000; rv++) {
+        informer(shared("a", Integer.toString(rv), "d1", rv % 2 == 0 ? "3Gi" : "2Gi"));
+      }
+      return null;
+    });
+    writer.get(60, TimeUnit.SECONDS);
+    stop.set(true);
+    for (Future<?> f : readers) {
+      f.get(60, TimeUnit.SECONDS);
+    }
+    pool.shutdown();
+    assertEquals(0, two.compareTo(cache.consumed(dev("d1")).get("memory")));
+  }
 }
