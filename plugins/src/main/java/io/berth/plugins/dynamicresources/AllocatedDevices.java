@@ -36,8 +36,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * nothing). A cycle therefore costs no listing: {@link #inUse} is a live view that Filter reads
  * without a lock.
  *
- * <p>A device that allows multiple allocations is never in {@link #inUse}: the results that share it
- * (with a {@code shareID}) count by what they consume of its capacities ({@link #consumed}).
+ * <p>With DRAConsumableCapacity (the default), a device that allows multiple allocations is never
+ * in {@link #inUse}: the results that share it (with a {@code shareID}) count by what they consume
+ * of its capacities ({@link #consumed}). With the gate off, every result blocks its device.
  *
  * <p>Thread-safety: {@code informer}, {@code assumed} and {@code pending} are guarded by
  * {@code this}; {@code counts} and {@code shares} are written only under {@code this} and read
@@ -56,6 +57,7 @@ final class AllocatedDevices {
   private final ConcurrentHashMap<DeviceId, Integer> counts = new ConcurrentHashMap<>();
   private final Set<DeviceId> inUse = Collections.unmodifiableSet(counts.keySet());
   private final ObjectLister<ResourceClaim> lister;
+  private final boolean consumableCapacity;
 
   // device -> what each state holding a share of it consumes (copy-on-write lists: replaced, never
   // changed, under this; read without it)
@@ -66,15 +68,25 @@ final class AllocatedDevices {
   }
 
   private record Indexed(ResourceClaim claim, DeviceId[] devices, Share[] shares) {
-    static Indexed of(ResourceClaim claim) {
+    static Indexed of(ResourceClaim claim, boolean consumableCapacity) {
       AllocationResult a = claim.getStatus() == null ? null : claim.getStatus().getAllocation();
-      return new Indexed(claim, AllocatedDevices.devices(a).toArray(DeviceId[]::new),
-          AllocatedDevices.shares(a).toArray(Share[]::new));
+      return new Indexed(claim,
+          AllocatedDevices.devices(a, consumableCapacity).toArray(DeviceId[]::new),
+          AllocatedDevices.shares(a, consumableCapacity).toArray(Share[]::new));
     }
   }
 
   AllocatedDevices(ObjectLister<ResourceClaim> lister) {
+    this(lister, true);
+  }
+
+  /**
+   * With DRAConsumableCapacity off ({@code consumableCapacity} false), results with a
+   * {@code shareID} block their device like any other result, as upstream gathers them then.
+   */
+  AllocatedDevices(ObjectLister<ResourceClaim> lister, boolean consumableCapacity) {
     this.lister = lister;
+    this.consumableCapacity = consumableCapacity;
   }
 
   /** An informer add or update: the index follows the lister. */
@@ -102,7 +114,7 @@ final class AllocatedDevices {
       }
     } else if (old == null || old.claim() != current) {
       if (PodClaims.allocated(current)) {
-        Indexed now = Indexed.of(current);
+        Indexed now = Indexed.of(current, consumableCapacity);
         informer.put(key, now);
         take(now);
       } else {
@@ -123,7 +135,7 @@ final class AllocatedDevices {
 
   /** Reserve's assumption: {@code claim} carries the allocation chosen for it. */
   synchronized void signalPending(ResourceClaim claim) {
-    Indexed now = Indexed.of(claim);
+    Indexed now = Indexed.of(claim, consumableCapacity);
     take(now);
     Indexed old = pending.put(uid(claim), now);
     if (old != null) {
@@ -146,7 +158,7 @@ final class AllocatedDevices {
 
   /** PreBind wrote {@code written} (the API server's answer): its allocation counts from now on. */
   synchronized void assumeWritten(ResourceClaim written) {
-    Indexed now = Indexed.of(written);
+    Indexed now = Indexed.of(written, consumableCapacity);
     take(now);
     Indexed wasPending = pending.remove(uid(written));
     if (wasPending != null) {
@@ -242,26 +254,29 @@ final class AllocatedDevices {
   }
 
   /**
-   * The devices of an allocation that block others: admin access ones do not, nor shares of a
-   * device that allows multiple allocations (results with a {@code shareID}).
+   * The devices of an allocation that block others: admin access ones do not, nor (with
+   * DRAConsumableCapacity) shares of a device that allows multiple allocations (results with a
+   * {@code shareID}).
    */
-  static Set<DeviceId> devices(AllocationResult allocation) {
+  static Set<DeviceId> devices(AllocationResult allocation, boolean consumableCapacity) {
     if (allocation == null || allocation.getDevices() == null
         || allocation.getDevices().getResults() == null) {
       return Set.of();
     }
     Set<DeviceId> out = new HashSet<>();
     for (DeviceRequestAllocationResult r : allocation.getDevices().getResults()) {
-      if (!Boolean.TRUE.equals(r.getAdminAccess()) && r.getShareID() == null) {
+      if (!Boolean.TRUE.equals(r.getAdminAccess())
+          && (r.getShareID() == null || !consumableCapacity)) {
         out.add(new DeviceId(r.getDriver(), r.getPool(), r.getDevice()));
       }
     }
     return out;
   }
 
-  // the shares of an allocation (results with a shareID, admin access ones left out)
-  private static List<Share> shares(AllocationResult allocation) {
-    if (allocation == null || allocation.getDevices() == null
+  // the shares of an allocation (results with a shareID, admin access ones left out); none
+  // without DRAConsumableCapacity
+  private static List<Share> shares(AllocationResult allocation, boolean consumableCapacity) {
+    if (!consumableCapacity || allocation == null || allocation.getDevices() == null
         || allocation.getDevices().getResults() == null) {
       return List.of();
     }

@@ -210,7 +210,7 @@ class AllocatedDevicesTest {
     Set<DeviceId> listed = new HashSet<>();
     for (ResourceClaim c : lister.list()) {
       if (c.getStatus() != null) {
-        listed.addAll(AllocatedDevices.devices(c.getStatus().getAllocation()));
+        listed.addAll(AllocatedDevices.devices(c.getStatus().getAllocation(), true));
       }
     }
     assertEquals(listed, cache.snapshot());
@@ -241,6 +241,19 @@ class AllocatedDevicesTest {
         cache.consumed(dev("d1")).get("memory")));
     informerDelete(shared("b", "1", "d1", "3Gi"));
     assertEquals(java.util.Map.of(), cache.consumed(dev("d1")));
+  }
+
+  @Test
+  void withoutConsumableCapacityASharedResultBlocksItsDevice() {
+    AllocatedDevices gateOff = new AllocatedDevices(lister, false);
+    ResourceClaim a = shared("a", "1", "d1", "2Gi");
+    lister.put(a);
+    gateOff.upsert(a);
+    assertEquals(Set.of(dev("d1")), gateOff.snapshot());
+    assertEquals(java.util.Map.of(), gateOff.consumed(dev("d1")));
+    lister.remove(a);
+    gateOff.delete(a);
+    assertEquals(Set.of(), gateOff.snapshot());
   }
 
   @Test

@@ -83,6 +83,7 @@ public final class Allocator {
   private final List<List<List<Alternative>>> requests = new ArrayList<>();
   private final List<List<Constraint>> constraints = new ArrayList<>();
   private final AllocationException invalid;
+  private final boolean consumableCapacity;
 
   /**
    * @param claims the claims to allocate, none allocated yet
@@ -109,6 +110,20 @@ public final class Allocator {
   public Allocator(List<ResourceClaim> claims, Set<DeviceId> allocated,
       Function<DeviceId, Map<String, BigDecimal>> consumedByOthers,
       Function<String, Optional<DeviceClass>> classes, Pools pools, DeviceSelectors cel) {
+    this(claims, allocated, consumedByOthers, classes, pools, cel, true);
+  }
+
+  /**
+   * As above, with the DRAConsumableCapacity gate: off, a device that allows multiple allocations
+   * is allocated exclusively like any other and a request with capacity requests is refused (an
+   * {@link AllocationException} naming the claim and the request), as upstream's allocator with
+   * the feature disabled.
+   */
+  public Allocator(List<ResourceClaim> claims, Set<DeviceId> allocated,
+      Function<DeviceId, Map<String, BigDecimal>> consumedByOthers,
+      Function<String, Optional<DeviceClass>> classes, Pools pools, DeviceSelectors cel,
+      boolean consumableCapacity) {
+    this.consumableCapacity = consumableCapacity;
     this.claims = List.copyOf(claims);
     this.allocated = allocated;
     this.consumedByOthers = consumedByOthers;
@@ -205,6 +220,19 @@ public final class Allocator {
       throws AllocationException {
     List<Alternative> out = new ArrayList<>();
     ExactDeviceRequest e = r.getExactly();
+    if (!consumableCapacity) {
+      if (e != null && e.getCapacity() != null) {
+        throw new AllocationException("claim " + key(claim) + ", request " + r.getName()
+            + ": has capacity requests, but the DRAConsumableCapacity feature is disabled");
+      }
+      for (DeviceSubRequest sub : r.getFirstAvailable() == null
+          ? List.<DeviceSubRequest>of() : r.getFirstAvailable()) {
+        if (sub.getCapacity() != null) {
+          throw new AllocationException("claim " + key(claim) + ", subrequest " + sub.getName()
+              + ": has capacity requests, but the DRAConsumableCapacity feature is disabled");
+        }
+      }
+    }
     if (e != null) {
       out.add(alternative(claim, r.getName(), null, e.getDeviceClassName(), e.getSelectors(),
           e.getAllocationMode(), e.getCount(), Boolean.TRUE.equals(e.getAdminAccess()),
@@ -294,9 +322,10 @@ public final class Allocator {
       Map<String, ConsumableCapacity.Amount> consumed) {
   }
 
-  // a device that allowMultipleAllocations lets several requests and claims share
-  private static boolean shared(Pools.Candidate d) {
-    return Boolean.TRUE.equals(d.device().getAllowMultipleAllocations());
+  // a device that allowMultipleAllocations lets several requests and claims share (with
+  // DRAConsumableCapacity; without it, every device is exclusive)
+  private boolean shared(Pools.Candidate d) {
+    return consumableCapacity && Boolean.TRUE.equals(d.device().getAllowMultipleAllocations());
   }
 
   private final class Search {

@@ -62,6 +62,12 @@ class ConsumableCapacityTest {
         .allocate(N);
   }
 
+  private static Allocator gateOff(List<ResourceClaim> claims, Device... devices) {
+    return new Allocator(claims, Set.of(), id -> Map.of(), n -> Optional.of(CLS),
+        new Pools(List.of(slice("s1", NODE, "pool-1", DRIVER, devices))), new DeviceSelectors(),
+        false);
+  }
+
   private static List<DeviceRequestAllocationResult> results(AllocationResult r) {
     return r.getDevices().getResults();
   }
@@ -170,5 +176,40 @@ class ConsumableCapacityTest {
     ResourceClaim three = claim("claim-1", List.of(request("a", CLASS, 3)),
         new DeviceConstraintBuilder().withDistinctAttribute("driver-a/numa").build());
     assertTrue(allocate(List.of(three), Map.of(), d1, d2, d3).isEmpty());
+  }
+
+  // upstream's allocator with DRAConsumableCapacity disabled: allowMultipleAllocations is ignored
+  @Test
+  void withTheGateOffASharedDeviceIsAllocatedExclusively() throws Exception {
+    Device d = sharedDevice("d1", "8Gi", new DeviceCapacityBuilder());
+    ResourceClaim two = claim("claim-0", request("a", CLASS, 1), request("b", CLASS, 1));
+    assertTrue(gateOff(List.of(two), d).allocate(N).isEmpty());
+    List<DeviceRequestAllocationResult> both = results(gateOff(List.of(two), d,
+        sharedDevice("d2", "8Gi", new DeviceCapacityBuilder())).allocate(N).orElseThrow().get(0));
+    assertEquals(List.of("d1", "d2"), both.stream().map(x -> x.getDevice()).toList());
+    List<DeviceRequestAllocationResult> r = results(gateOff(
+        List.of(claim("claim-1", request("a", CLASS, 1))), d).allocate(N).orElseThrow().get(0));
+    assertEquals("d1", r.get(0).getDevice());
+    assertNull(r.get(0).getShareID());
+    assertTrue(r.get(0).getConsumedCapacity() == null
+        || r.get(0).getConsumedCapacity().isEmpty());
+  }
+
+  @Test
+  void withTheGateOffCapacityRequestsAreRefusedNamingTheRequest() {
+    Device d = sharedDevice("d1", "8Gi", new DeviceCapacityBuilder());
+    AllocationException e = org.junit.jupiter.api.Assertions.assertThrows(
+        AllocationException.class,
+        () -> gateOff(List.of(claim("claim-0", memory("a", "4Gi"))), d).allocate(N));
+    assertEquals("claim default/claim-0, request a: has capacity requests, but the"
+        + " DRAConsumableCapacity feature is disabled", e.getMessage());
+    DeviceRequest sub = new DeviceRequestBuilder().withName("r").addNewFirstAvailable()
+        .withName("s").withDeviceClassName(CLASS).withNewCapacity()
+        .withRequests(Map.of("memory", new Quantity("1Gi"))).endCapacity().endFirstAvailable()
+        .build();
+    AllocationException f = org.junit.jupiter.api.Assertions.assertThrows(
+        AllocationException.class, () -> gateOff(List.of(claim("claim-1", sub)), d).allocate(N));
+    assertEquals("claim default/claim-1, subrequest s: has capacity requests, but the"
+        + " DRAConsumableCapacity feature is disabled", f.getMessage());
   }
 }
