@@ -24,7 +24,12 @@ import java.util.Map;
  * comparison and equality {@code ceil(0.1 * the smaller size)}, {@code startsWith}/{@code endsWith}
  * {@code ceil(0.1 * size)}, {@code contains} the product of both, {@code matches}
  * {@code ceil(0.1 * (size + 1)) * ceil(0.25 * pattern size)}, string concatenation the sum,
- * {@code in} on a list its size; {@code &&}, {@code ||} and {@code ?:} nothing of their own); a
+ * {@code in} on a list its size; {@code &&}, {@code ||} and {@code ?:} nothing of their own; the
+ * Kubernetes libraries' {@code EstimateCallCost} for their functions, e.g. {@code find} as
+ * {@code matches}, {@code isSorted}/{@code sum}/{@code min}/{@code max} one unit per element
+ * (plus the traversal of string elements), {@code lowerAscii} and friends {@code ceil(0.1 * size)},
+ * {@code ==} on two quantities or two semvers one unit; cel-go's sets extension
+ * {@code |a| * |b| + 1}, twice the product for {@code sets.equivalent}); a
  * comprehension costs its range, its initial value and result, and its range's size times the
  * cost of one loop condition and step. Sizes come from literals, from the declared bounds of
  * what a path into {@code device} reaches, or are unknown (and then anything that depends on
@@ -166,8 +171,100 @@ public final class CostEstimator {
         }
       }
       case "sign", "asInteger", "isInteger", "asApproximateFloat", "isGreaterThan", "isLessThan",
-          "compareTo", "add", "sub" -> {
+          "compareTo", "add", "sub", "major", "minor", "patch" -> {
         return Range.ONE.add(argSum);
+      }
+      case "isSorted", "sum", "max", "min", "indexOf", "lastIndexOf" -> {
+        if (target != null) {
+          CelType element = listElementType(target);
+          if (element != null) {
+            // one unit per element compared, plus the traversal of string or bytes elements
+            Range elementCost = Range.ONE;
+            if (element.kind() == CelKind.STRING || element.kind() == CelKind.BYTES) {
+              elementCost = elementCost.add(elementSize(target)
+                  .multiplyByFactor(STRING_TRAVERSAL_COST_FACTOR));
+            }
+            return sizeOrUnknown(target).multiply(elementCost).add(argSum);
+          }
+          return sizeOrUnknown(target).multiplyByFactor(STRING_TRAVERSAL_COST_FACTOR).add(argSum);
+        }
+      }
+      case "lowerAscii", "upperAscii", "substring", "trim" -> {
+        if (target != null) {
+          Range sz = sizeOrUnknown(target);
+          resultSize[0] = sz;
+          return sz.multiplyByFactor(STRING_TRAVERSAL_COST_FACTOR).add(argSum);
+        }
+      }
+      case "replace" -> {
+        if (target != null && args.size() >= 2) {
+          Range sz = sizeOrUnknown(target);
+          resultSize[0] = replacedSize(sz, sizeOrUnknown(args.get(0)),
+              sizeOrUnknown(args.get(1)));
+          return sz.multiplyByFactor(2 * STRING_TRAVERSAL_COST_FACTOR).add(argSum);
+        }
+      }
+      case "split" -> {
+        if (target != null) {
+          Range sz = sizeOrUnknown(target);
+          long max = sz.max();
+          if (args.size() > 1 && args.get(1).getKind() == CelExpr.ExprKind.Kind.CONSTANT
+              && args.get(1).constant().getKind() == CelConstant.Kind.INT64_VALUE) {
+            max = args.get(1).constant().int64Value();
+          }
+          resultSize[0] = new Range(0, max);
+          return sz.multiplyByFactor(2 * STRING_TRAVERSAL_COST_FACTOR).add(argSum);
+        }
+      }
+      case "join" -> {
+        if (target != null) {
+          Range listSize = sizeOrUnknown(target);
+          Range sz = Range.ZERO;
+          if (listElementType(target) != null) {
+            sz = listSize.multiply(elementSize(target));
+          }
+          if (!args.isEmpty()) {
+            Range separators = new Range(Math.max(listSize.min() - 1, 0),
+                Math.max(listSize.max() == Range.UNBOUNDED ? Range.UNBOUNDED : listSize.max() - 1,
+                    0));
+            sz = sz.add(sizeOrUnknown(args.get(0)).multiply(separators));
+          }
+          resultSize[0] = sz;
+          return sz.multiplyByFactor(STRING_TRAVERSAL_COST_FACTOR).add(argSum);
+        }
+      }
+      case "find", "findAll" -> {
+        if (target != null && !args.isEmpty()) {
+          Range sz = sizeOrUnknown(target);
+          Range str = sz.add(Range.ONE).multiplyByFactor(STRING_TRAVERSAL_COST_FACTOR);
+          Range regex = sizeOrUnknown(args.get(0))
+              .multiplyByFactor(REGEX_STRING_LENGTH_COST_FACTOR);
+          resultSize[0] = new Range(0, sz.max());
+          return str.multiply(regex).add(argSum);
+        }
+      }
+      case "_==_" -> {
+        // equality of two quantities or two semvers is one unit (the library's O(1) types)
+        if (args.size() == 2) {
+          CelType l = typeOf(args.get(0));
+          CelType r = typeOf(args.get(1));
+          if (l != null && l.equals(r) && (l.equals(QuantityLibrary.QUANTITY)
+              || l.equals(SemverLibrary.SEMVER))) {
+            return Range.ONE.add(argSum);
+          }
+        }
+      }
+      default -> {
+      }
+    }
+    switch (overload) {
+      // cel-go's sets extension estimates these itself: |a| * |b| * factor + 1
+      case "list_sets_contains_list", "list_sets_intersects_list", "list_sets_equivalent_list" -> {
+        if (args.size() == 2) {
+          double factor = overload.equals("list_sets_equivalent_list") ? 2 : 1;
+          return sizeOrUnknown(args.get(0)).multiply(sizeOrUnknown(args.get(1)))
+              .multiplyByFactor(factor).add(Range.ONE).add(argSum);
+        }
       }
       default -> {
       }
@@ -255,6 +352,49 @@ public final class CostEstimator {
       }
     }
     return Range.ONE.add(argSum);
+  }
+
+  // the element type of a list-typed expression (the library's listElementNode), else null
+  private CelType listElementType(CelExpr list) {
+    CelType t = typeOf(list);
+    if (t == null || t.kind() != CelKind.LIST || t.parameters().isEmpty()) {
+      return null;
+    }
+    return t.parameters().get(0);
+  }
+
+  // the size of a list's elements: declared by path ("@items"), else unknown
+  private Range elementSize(CelExpr list) {
+    DeviceShape shape = DeviceShape.resolve(append(pathOf(list), "@items"));
+    return shape == null ? Range.UNKNOWN : new Range(0, shape.maxElements);
+  }
+
+  // the library's estimate of the size of replace()'s result
+  private static Range replacedSize(Range sz, Range toReplace, Range replaceWith) {
+    long countMax;
+    long retainedMax = 0;
+    if (toReplace.min() == 0) {
+      countMax = sz.max() < Range.UNBOUNDED ? sz.max() + 1 : sz.max();
+      retainedMax = sz.max();
+    } else if (replaceWith.max() <= toReplace.min()) {
+      countMax = 0;
+      retainedMax = sz.max();
+    } else {
+      countMax = (long) Math.ceil((double) sz.max() / toReplace.min());
+    }
+    long countMin;
+    long retainedMin = 0;
+    if (toReplace.max() == 0) {
+      countMin = sz.min() < Range.UNBOUNDED ? sz.min() + 1 : sz.min();
+      retainedMin = sz.min();
+    } else if (toReplace.max() <= replaceWith.min()) {
+      countMin = 0;
+      retainedMin = sz.min();
+    } else {
+      countMin = (long) Math.ceil((double) sz.min() / toReplace.max());
+    }
+    return new Range(countMin, countMax).multiply(replaceWith)
+        .add(new Range(retainedMin, retainedMax));
   }
 
   private Range costList(CelExpr e) {
@@ -527,6 +667,7 @@ public final class CostEstimator {
         case STRING -> CelKind.STRING;
         case ANY -> CelKind.ANY;
         case QUANTITY -> CelKind.OPAQUE;
+        case BOOL -> CelKind.BOOL;
       };
     }
     CelType t = typeOf(e);

@@ -37,7 +37,7 @@ public final class CostTracker implements CelEvaluationListener {
 
   @Override
   public void callback(CelExpr expr, Object value) {
-    cost = Range.add(cost, model.cost(expr, values));
+    cost = Range.add(cost, model.cost(expr, values, value));
     if (model.needsValue(expr.id())) {
       values.put(expr.id(), value);
     }

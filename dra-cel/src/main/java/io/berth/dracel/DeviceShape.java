@@ -6,7 +6,8 @@ import java.util.Map;
 /**
  * The declared shape of the {@code device} variable with upstream's size bounds, as the
  * {@code DeclType}s of {@code dynamic-resource-allocation/cel}'s compiler: the driver name (at most
- * {@value #DRIVER_NAME_MAX_LENGTH} characters), and the attribute and capacity maps (at most
+ * {@value #DRIVER_NAME_MAX_LENGTH} characters), {@code allowMultipleAllocations} (a bool), and the
+ * attribute and capacity maps (at most
  * {@value #MAX_ATTRIBUTES_AND_CAPACITIES} domains, each with at most as many identifiers, domains
  * of at most {@value #DOMAIN_MAX_LENGTH} and identifiers of at most {@value #ID_MAX_LENGTH}
  * characters, attribute values of at most {@value #ATTRIBUTE_MAX_VALUE_LENGTH}). The cost
@@ -26,7 +27,7 @@ final class DeviceShape {
   static final long MAX_ATTRIBUTES_AND_CAPACITIES = 32;
 
   /** What a node of the declaration is; selecting a field of a MAP or STRUCT costs a unit. */
-  enum Kind { STRUCT, MAP, STRING, ANY, QUANTITY }
+  enum Kind { STRUCT, MAP, STRING, ANY, QUANTITY, BOOL }
 
   final Kind kind;
   final long maxElements;
@@ -61,6 +62,8 @@ final class DeviceShape {
   /** The {@code device} variable. */
   static final DeviceShape DEVICE = new DeviceShape(Kind.STRUCT, 0, Map.of(
       "driver", scalar(Kind.STRING, DRIVER_NAME_MAX_LENGTH),
+      // upstream's multiAllocType: a bool of known size, with DRAConsumableCapacity (on in 1.36)
+      "allowMultipleAllocations", scalar(Kind.BOOL, 1),
       "attributes", map(DOMAIN, map(ID, ATTRIBUTE, MAX_ATTRIBUTES_AND_CAPACITIES),
           MAX_ATTRIBUTES_AND_CAPACITIES),
       "capacity", map(DOMAIN, map(ID, QUANTITY, MAX_ATTRIBUTES_AND_CAPACITIES),

@@ -21,8 +21,14 @@ import java.util.Set;
  * sizes)}, {@code startsWith}/{@code endsWith} and {@code quantity}/{@code isQuantity}
  * {@code ceil(0.1 * size of the first argument)} (for a member call, its receiver, as upstream's),
  * {@code contains} the product of both {@code ceil(0.1 * size)}, {@code matches}
- * {@code ceil(0.1 * (size + 1)) * ceil(0.25 * pattern size)}, {@code in} a list its size; every
- * other call one unit. A size is a string's code points, a byte string's bytes, a list's or map's
+ * {@code ceil(0.1 * (size + 1)) * ceil(0.25 * pattern size)}, {@code in} a list its size; the
+ * Kubernetes libraries' {@code CallCost}: {@code semver}/{@code isSemver}, {@code lowerAscii},
+ * {@code upperAscii}, {@code substring} and {@code trim} {@code ceil(0.1 * size of the receiver)},
+ * {@code replace} and {@code split} {@code ceil(0.2 * size)}, {@code join} {@code ceil(0.2 * size
+ * of the result)}, {@code find}/{@code findAll} as {@code matches}, {@code isSorted}, {@code sum},
+ * {@code min}, {@code max}, {@code indexOf} and {@code lastIndexOf} the traversal of the receiver
+ * (a string's bytes times 0.1 rounded down, a list's elements summed); cel-go's sets extension
+ * {@code 1 + |a| * |b|} ({@code sets.equivalent} twice that product); every other call one unit. A size is a string's code points, a byte string's bytes, a list's or map's
  * entries, and 1 for anything else. As the Kubernetes environments run cel-go (with
  * {@code OptOptimize} and {@code PresenceTestHasCost(false)}), a presence test is free, and so
  * is what constant folding plans as a constant (a list or map of constants, a conversion of a
@@ -36,7 +42,9 @@ import java.util.Set;
 public final class RuntimeCostModel {
   private static final Set<String> SIZED = Set.of("_==_", "_!=_", "_<_", "_<=_", "_>_", "_>=_",
       "_+_", "@in", "startsWith", "endsWith", "contains", "matches", "quantity", "isQuantity",
-      "string", "bytes");
+      "semver", "isSemver", "string", "bytes", "isSorted", "sum", "max", "min", "indexOf",
+      "lastIndexOf", "lowerAscii", "upperAscii", "substring", "trim", "replace", "split", "join",
+      "find", "findAll", "sets.contains", "sets.equivalent", "sets.intersects");
 
   private static final Set<String> CONVERSIONS = Set.of("bool", "bytes", "double", "duration",
       "dyn", "int", "string", "timestamp", "type", "uint");
@@ -221,17 +229,43 @@ public final class RuntimeCostModel {
   }
 
   /** The cost of {@code e} once its operands are evaluated; {@code values} has theirs. */
-  long cost(CelExpr e, Map<Long, Object> values) {
+  long cost(CelExpr e, Map<Long, Object> values, Object result) {
     long id = e.id();
     long c = id < fixedCost.length ? fixedCost[(int) id] : fixed(e);
     if (c >= 0) {
       return c;
     }
-    return callCost(e.call(), values);
+    return callCost(e.call(), values, result);
   }
 
-  private static long callCost(CelCall call, Map<Long, Object> values) {
+  private static long callCost(CelCall call, Map<Long, Object> values, Object result) {
     switch (call.function()) {
+      // cel-go's sets extension charges these itself: 1 + |a| * |b| * factor
+      case "sets.contains", "sets.intersects", "sets.equivalent" -> {
+        long product = size(arg(call, 0, values)) * size(arg(call, 1, values));
+        return 1 + (call.function().equals("sets.equivalent") ? 2 * product : product);
+      }
+      // the Kubernetes library's charges
+      case "isSorted", "sum", "max", "min", "indexOf", "lastIndexOf" -> {
+        return traversalCost(arg(call, 0, values));
+      }
+      case "lowerAscii", "upperAscii", "substring", "trim", "semver", "isSemver" -> {
+        return traversal(size(arg(call, 0, values)));
+      }
+      case "replace", "split" -> {
+        return (long) Math.ceil(size(arg(call, 0, values)) * 2
+            * CostEstimator.STRING_TRAVERSAL_COST_FACTOR);
+      }
+      case "join" -> {
+        return (long) Math.ceil(size(result) * 2 * CostEstimator.STRING_TRAVERSAL_COST_FACTOR);
+      }
+      case "find", "findAll" -> {
+        long str = (long) Math.ceil((1.0 + size(arg(call, 0, values)))
+            * CostEstimator.STRING_TRAVERSAL_COST_FACTOR);
+        long regex = (long) Math.ceil(size(arg(call, 1, values))
+            * CostEstimator.REGEX_STRING_LENGTH_COST_FACTOR);
+        return str * regex;
+      }
       case "_&&_", "_||_", "_?_:_" -> {
         return 0;
       }
@@ -302,6 +336,33 @@ public final class RuntimeCostModel {
 
   private static boolean isBytes(Object v) {
     return v instanceof CelByteString || v instanceof com.google.protobuf.ByteString;
+  }
+
+  // the library's traversalCost: a string's or bytes' length in bytes times 0.1, rounded down;
+  // a list's or map's the sum over its elements (and keys); 1 for anything else
+  static long traversalCost(Object v) {
+    if (v instanceof String s) {
+      return (long) (s.getBytes(java.nio.charset.StandardCharsets.UTF_8).length
+          * CostEstimator.STRING_TRAVERSAL_COST_FACTOR);
+    }
+    if (isBytes(v)) {
+      return (long) (size(v) * CostEstimator.STRING_TRAVERSAL_COST_FACTOR);
+    }
+    if (v instanceof List<?> l) {
+      long c = 0;
+      for (Object e : l) {
+        c = Range.add(c, traversalCost(e));
+      }
+      return c;
+    }
+    if (v instanceof Map<?, ?> m) {
+      long c = 0;
+      for (Map.Entry<?, ?> en : m.entrySet()) {
+        c = Range.add(c, Range.add(traversalCost(en.getKey()), traversalCost(en.getValue())));
+      }
+      return c;
+    }
+    return 1;
   }
 
   // cel-go's actualSize: the size of strings, bytes, lists and maps, 1 for anything else

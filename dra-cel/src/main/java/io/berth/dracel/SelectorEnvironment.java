@@ -6,29 +6,43 @@ import com.google.common.collect.ImmutableSet;
 import dev.cel.bundle.Cel;
 import dev.cel.bundle.CelFactory;
 import dev.cel.common.CelAbstractSyntaxTree;
-import dev.cel.common.CelFunctionDecl;
 import dev.cel.common.CelOptions;
-import dev.cel.common.CelOverloadDecl;
 import dev.cel.common.CelValidationException;
+import dev.cel.common.ast.CelConstant;
+import dev.cel.common.ast.CelExpr;
 import dev.cel.common.types.CelKind;
 import dev.cel.common.types.CelType;
 import dev.cel.common.types.CelTypeProvider;
+import dev.cel.common.types.CelTypes;
 import dev.cel.common.types.MapType;
 import dev.cel.common.types.OpaqueType;
 import dev.cel.common.types.SimpleType;
 import dev.cel.common.types.StructType;
 import dev.cel.extensions.CelExtensions;
+import dev.cel.extensions.CelStringExtensions;
 import dev.cel.parser.CelStandardMacro;
-import dev.cel.runtime.CelFunctionBinding;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.EnumSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The CEL environment of DRA device selectors, as upstream's {@code dynamic-resource-allocation/cel}
- * compiler: one variable {@code device} with {@code driver}, {@code attributes} and
- * {@code capacity} (maps by domain, then by identifier), the Kubernetes {@code quantity} library
- * for capacities, {@code cel.bind}, and the standard macros. {@link #compile} checks an
+ * compiler on the Kubernetes base environment: one variable {@code device} with {@code driver},
+ * {@code allowMultipleAllocations} (false unless the device says true), {@code attributes} and
+ * {@code capacity} (maps by domain, then by identifier; {@code version}
+ * attributes are {@link CelSemver} values), the standard macros, {@code cel.bind}, cel-go's
+ * strings (version 2 without {@code format}) and sets extensions, and the Kubernetes
+ * {@code quantity}, {@code semver}, {@code lists} and {@code regex} libraries, two-variable
+ * comprehensions, with the base environment's homogeneous aggregate literals and cross-type
+ * numeric comparisons. (Not offered: the base environment's {@code url}, {@code ip},
+ * {@code cidr}, {@code format}, {@code image} and authorizer libraries, and optional types.)
+ * {@link #compile}
+ * checks an
  * expression as upstream's {@code CompileCELExpression}: at most {@value #MAX_EXPRESSION_LENGTH}
  * bytes of UTF-8, type-checked, a bool (or dyn) result, and, unless asked not to, its worst-case
  * cost estimated by {@link CostEstimator} (upstream's API validation rejects an estimate over
@@ -44,9 +58,18 @@ public final class SelectorEnvironment {
   public static final int MAX_EXPRESSION_LENGTH = 10 * 1024;
 
   static final String DEVICE_VAR = "device";
-  static final OpaqueType QUANTITY = OpaqueType.create("kubernetes.Quantity");
+  static final OpaqueType QUANTITY = QuantityLibrary.QUANTITY;
+  /**
+   * cel-go's {@code ext.Strings(ext.StringsVersion(2))} as the base environment loads it:
+   * cel-java's strings extension without {@code reverse} (version 3); cel-java has no
+   * {@code format} (version 1).
+   */
+  private static final CelStringExtensions STRINGS = CelExtensions.strings(
+      EnumSet.complementOf(EnumSet.of(CelStringExtensions.Function.REVERSE)));
   private static final Map<String, CelType> DEVICE_FIELDS = Map.of(
       "driver", SimpleType.STRING,
+      // DRAConsumableCapacity's field, beta and on by default in 1.36
+      "allowMultipleAllocations", SimpleType.BOOL,
       "attributes", MapType.create(SimpleType.STRING,
           MapType.create(SimpleType.STRING, SimpleType.DYN)),
       "capacity", MapType.create(SimpleType.STRING, MapType.create(SimpleType.STRING, QUANTITY)));
@@ -94,17 +117,112 @@ public final class SelectorEnvironment {
       return Compilation.failed(expression, Compilation.Failure.INVALID,
           "must evaluate to bool or the unknown type, not " + ast.getResultType().name());
     }
+    Optional<Compilation> rejected = postCheck(expression, ast);
+    if (rejected.isPresent()) {
+      return rejected.get();
+    }
     long maxCost = estimateCost ? CostEstimator.estimate(ast).max() : Range.UNBOUNDED;
     return Compilation.compiled(expression, ast, maxCost, estimateCost);
   }
 
+  /**
+   * What upstream rejects that cel-java's checker lets through: a list function of the
+   * {@code lists} library on a list whose elements have no overload upstream (see
+   * {@link ListsLibrary}), a type error; and a constant pattern of {@code find()}/{@code findAll()}
+   * that does not compile, which upstream's regex optimization reports when creating the program.
+   */
+  private static Optional<Compilation> postCheck(String expression, CelAbstractSyntaxTree ast) {
+    Deque<CelExpr> todo = new ArrayDeque<>();
+    todo.push(ast.getExpr());
+    while (!todo.isEmpty()) {
+      CelExpr e = todo.pop();
+      switch (e.getKind()) {
+        case CALL -> {
+          CelExpr.CelCall call = e.call();
+          if ((call.function().equals("find") || call.function().equals("findAll"))
+              && call.target().isPresent() && !call.args().isEmpty()
+              && call.args().get(0).getKind() == CelExpr.ExprKind.Kind.CONSTANT
+              && call.args().get(0).constant().getKind() == CelConstant.Kind.STRING_VALUE) {
+            Optional<String> error =
+                RegexLibrary.syntaxError(call.args().get(0).constant().stringValue());
+            if (error.isPresent()) {
+              return Optional.of(Compilation.failed(expression, Compilation.Failure.INTERNAL,
+                  "program instantiation failed: " + error.get()));
+            }
+          }
+          if (LIST_FUNCTIONS.contains(call.function()) && call.target().isPresent()
+              && call.args().isEmpty()) {
+            CelType list = ast.getType(call.target().get().id()).orElse(null);
+            if (list != null && list.kind() == CelKind.LIST && !list.parameters().isEmpty()) {
+              CelKind element = list.parameters().get(0).kind();
+              if (!GENERIC.contains(element)
+                  && !ListsLibrary.elementKinds(call.function()).contains(element)) {
+                return Optional.of(Compilation.failed(expression, Compilation.Failure.INVALID,
+                    "compilation failed: ERROR: <input>:" + location(ast, e.id())
+                        + ": found no matching overload for '" + call.function()
+                        + "' applied to '" + CelTypes.formatFunction(null, List.of(list), true,
+                        false) + "'"));
+              }
+            }
+          }
+          call.target().ifPresent(todo::push);
+          call.args().forEach(todo::push);
+        }
+        case SELECT -> todo.push(e.select().operand());
+        case LIST -> e.list().elements().forEach(todo::push);
+        case MAP -> e.map().entries().forEach(en -> {
+          todo.push(en.key());
+          todo.push(en.value());
+        });
+        case STRUCT -> e.struct().entries().forEach(en -> todo.push(en.value()));
+        case COMPREHENSION -> {
+          todo.push(e.comprehension().iterRange());
+          todo.push(e.comprehension().accuInit());
+          todo.push(e.comprehension().loopCondition());
+          todo.push(e.comprehension().loopStep());
+          todo.push(e.comprehension().result());
+        }
+        default -> {
+        }
+      }
+    }
+    return Optional.empty();
+  }
+
+  private static final Set<String> LIST_FUNCTIONS = Set.of("isSorted", "sum", "min", "max");
+  private static final Set<CelKind> GENERIC = EnumSet.of(CelKind.DYN, CelKind.ANY,
+      CelKind.TYPE_PARAM, CelKind.ERROR);
+
+  // "line:column" of an expression, as the checker's messages give it
+  private static String location(CelAbstractSyntaxTree ast, long id) {
+    Integer offset = ast.getSource().getPositionsMap().get(id);
+    if (offset == null) {
+      return "1:1";
+    }
+    return ast.getSource().getOffsetLocation(offset)
+        .map(l -> l.getLine() + ":" + (l.getColumn() + 1)).orElse("1:1");
+  }
+
   private static Cel build() {
-    return CelFactory.standardCelBuilder()
+    CelOptions options = CelOptions.current()
         // upstream bounds only the cost; the cost limit stops an evaluation long before this,
         // as every iteration costs at least one unit
-        .setOptions(CelOptions.current().comprehensionMaxIterations((int) MAX_COST + 1).build())
+        .comprehensionMaxIterations((int) MAX_COST + 1)
+        // the base environment's HomogeneousAggregateLiterals and CrossTypeNumericComparisons
+        .enableHomogeneousLiterals(true)
+        .enableHeterogeneousNumericComparisons(true)
+        .build();
+    return CelFactory.standardCelBuilder()
+        .setOptions(options)
         .setStandardMacros(CelStandardMacro.STANDARD_MACROS)
-        .addCompilerLibraries(CelExtensions.bindings())
+        // the base environment's TwoVarComprehensions (since 1.32)
+        .addCompilerLibraries(CelExtensions.bindings(), CelExtensions.comprehensions(), STRINGS,
+            CelExtensions.sets(options),
+            QuantityLibrary.INSTANCE, SemverLibrary.INSTANCE, ListsLibrary.INSTANCE,
+            RegexLibrary.INSTANCE)
+        .addRuntimeLibraries(CelExtensions.comprehensions(), STRINGS, CelExtensions.sets(options),
+            QuantityLibrary.INSTANCE,
+            SemverLibrary.INSTANCE, ListsLibrary.INSTANCE, RegexLibrary.INSTANCE)
         .setTypeProvider(new CelTypeProvider() {
           @Override
           public ImmutableCollection<CelType> types() {
@@ -117,60 +235,6 @@ public final class SelectorEnvironment {
           }
         })
         .addVar(DEVICE_VAR, DEVICE_TYPE)
-        .addFunctionDeclarations(
-            CelFunctionDecl.newFunctionDeclaration("quantity",
-                CelOverloadDecl.newGlobalOverload("string_to_quantity", QUANTITY,
-                    SimpleType.STRING)),
-            CelFunctionDecl.newFunctionDeclaration("isQuantity",
-                CelOverloadDecl.newGlobalOverload("is_quantity_string", SimpleType.BOOL,
-                    SimpleType.STRING)),
-            CelFunctionDecl.newFunctionDeclaration("compareTo",
-                CelOverloadDecl.newMemberOverload("quantity_compareTo_quantity", SimpleType.INT,
-                    QUANTITY, QUANTITY)),
-            CelFunctionDecl.newFunctionDeclaration("isGreaterThan",
-                CelOverloadDecl.newMemberOverload("quantity_isGreaterThan_quantity",
-                    SimpleType.BOOL, QUANTITY, QUANTITY)),
-            CelFunctionDecl.newFunctionDeclaration("isLessThan",
-                CelOverloadDecl.newMemberOverload("quantity_isLessThan_quantity",
-                    SimpleType.BOOL, QUANTITY, QUANTITY)),
-            CelFunctionDecl.newFunctionDeclaration("asInteger",
-                CelOverloadDecl.newMemberOverload("quantity_asInteger", SimpleType.INT,
-                    QUANTITY)),
-            CelFunctionDecl.newFunctionDeclaration("asApproximateFloat",
-                CelOverloadDecl.newMemberOverload("quantity_asApproximateFloat",
-                    SimpleType.DOUBLE, QUANTITY)),
-            CelFunctionDecl.newFunctionDeclaration("add",
-                CelOverloadDecl.newMemberOverload("quantity_add", QUANTITY, QUANTITY, QUANTITY)),
-            CelFunctionDecl.newFunctionDeclaration("sub",
-                CelOverloadDecl.newMemberOverload("quantity_sub", QUANTITY, QUANTITY, QUANTITY)),
-            CelFunctionDecl.newFunctionDeclaration("sign",
-                CelOverloadDecl.newMemberOverload("quantity_sign", SimpleType.INT, QUANTITY)))
-        .addFunctionBindings(
-            CelFunctionBinding.from("string_to_quantity", String.class, CelQuantity::parse),
-            CelFunctionBinding.from("is_quantity_string", String.class, s -> {
-              try {
-                CelQuantity.parse(s);
-                return true;
-              } catch (IllegalArgumentException e) {
-                return false;
-              }
-            }),
-            CelFunctionBinding.from("quantity_compareTo_quantity", CelQuantity.class,
-                CelQuantity.class, (a, b) -> (long) Integer.signum(a.compareTo(b))),
-            CelFunctionBinding.from("quantity_isGreaterThan_quantity", CelQuantity.class,
-                CelQuantity.class, (a, b) -> a.compareTo(b) > 0),
-            CelFunctionBinding.from("quantity_isLessThan_quantity", CelQuantity.class,
-                CelQuantity.class, (a, b) -> a.compareTo(b) < 0),
-            CelFunctionBinding.from("quantity_asInteger", CelQuantity.class,
-                q -> q.value().longValueExact()),
-            CelFunctionBinding.from("quantity_asApproximateFloat", CelQuantity.class,
-                q -> q.value().doubleValue()),
-            CelFunctionBinding.from("quantity_add", CelQuantity.class, CelQuantity.class,
-                (a, b) -> new CelQuantity(a.value().add(b.value()))),
-            CelFunctionBinding.from("quantity_sub", CelQuantity.class, CelQuantity.class,
-                (a, b) -> new CelQuantity(a.value().subtract(b.value()))),
-            CelFunctionBinding.from("quantity_sign", CelQuantity.class,
-                q -> (long) q.value().signum()))
         .build();
   }
 }

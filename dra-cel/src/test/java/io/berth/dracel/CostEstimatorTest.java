@@ -7,8 +7,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * Worst-case costs as upstream's {@code dynamic-resource-allocation/cel} compile_test.go pins them
- * (its {@code expectCost}, for the cases our environment can express), and ones derived by hand
- * from cel-go's rules where upstream's use functions this environment does not declare.
+ * (its {@code expectCost}), and ones derived by hand from cel-go's rules and the Kubernetes
+ * library's {@code EstimateCallCost}.
  */
 class CostEstimatorTest {
 
@@ -58,9 +58,37 @@ class CostEstimatorTest {
           + " && device.attributes[\"dra.example.com\"][\"bool\"]"
           + " && device.attributes[\"dra.example.com\"][\"int\"] > 0"
           + " && device.attributes[\"dra.example.com\"][\"string\"] == \"fish\";40",
+      "allow-multiple-allocations;device.allowMultipleAllocations;2",
+      "version;device.attributes[\"dra.example.com\"].driverVersion.isGreaterThan(semver(\"0.0.1\"));6",
+      "all;device.capacity[\"dra.example.com\"].quantity.isGreaterThan(quantity(\"1Ki\"))"
+          + " && device.attributes[\"dra.example.com\"].bool"
+          + " && device.attributes[\"dra.example.com\"].int > 0"
+          + " && device.attributes[\"dra.example.com\"].string == \"fish\""
+          + " && device.attributes[\"dra.example.com\"].version.isGreaterThan(semver(\"0.0.1\"))"
+          + " && device.capacity[\"dra.example.com\"][\"quantity\"].isGreaterThan(quantity(\"1Ki\"))"
+          + " && device.attributes[\"dra.example.com\"][\"bool\"]"
+          + " && device.attributes[\"dra.example.com\"][\"int\"] > 0"
+          + " && device.attributes[\"dra.example.com\"][\"string\"] == \"fish\""
+          + " && device.attributes[\"dra.example.com\"][\"version\"].isGreaterThan(semver(\"0.0.1\"));52",
+      // derived from the Kubernetes library's EstimateCallCost: equality of two quantities (or
+      // two semvers) is one unit
+      "quantity-equality;device.capacity['d'].memory == quantity('80Gi');6",
+      "semver-equality;semver('1.0.0') == semver('1.0.0');3",
+      "semver-accessor;semver('1.0.0').major() == 1;3",
+      "isInteger;device.capacity['d'].memory.isInteger();5",
+      // find: receiver 4, ceil(0.1 * (64 + 1)) * ceil(0.25 * 8), equality with 7 characters 1
+      "find;device.attributes[\"dra.example.com\"].services.find(\"ex[a-z]+\") == \"example\";19",
+      // lowerAscii: the driver 2, ceil(0.1 * 63), equality with 1 character 1
+      "lowerAscii;device.driver.lowerAscii() == \"x\";10",
+      // isSorted on 3 ints: the literal 10, one unit per element
+      "isSorted;[1, 2, 3].isSorted();13",
+      // sets.contains: 10 + 12 for the lists, 2 * 1 + 1
+      "sets.contains;sets.contains([\"a\", \"b\"], [device.driver]);25",
       // derived from cel-go's rules: all() over n items costs range + result + n * (2 + 1 + pred),
       // i.e. 41 + 10 * pred for a 10-item literal list
       "all-over-a-literal-list;[1, 2, 3, 4, 5, 6, 7, 8, 9, 10].all(x, x > 0);61",
+      // the same with two variables: 10 + 1 + 3 * (3 + 3) for the predicate v > i
+      "all-two-vars;[1, 2, 3].all(i, v, v > i);29",
       // exists(): 10 (list) + 0 (false) + 1 (result) + 10 * (3 (!accu, not_strictly_false) + 3)
       "exists-over-a-literal-list;[1, 2, 3, 4, 5, 6, 7, 8, 9, 10].exists(x, x > 0);71",
       // string concatenation and startsWith: sizes of literals and the driver's 63 characters
@@ -94,9 +122,8 @@ class CostEstimatorTest {
 
   @ParameterizedTest(name = "{0}")
   @CsvSource(delimiter = ';', quoteCharacter = '`', value = {
-      // a quantity's size is not declared (upstream's QuantityDeclType): equality on it is
-      // unbounded, as upstream's estimator has it
-      "quantity-equality;device.capacity['d'].memory == quantity('80Gi')",
+      // isSorted on strings: the elements of a literal list have no declared size, as upstream's
+      "isSorted-strings;['a', 'bb'].isSorted()",
       // every pair of attributes: 32 domains of 32 attributes each, twice (derived: 23337219)
       "every-pair-of-attributes;device.attributes.all(d, device.attributes[d].all(a,"
           + " device.attributes.all(e, device.attributes[e].all(b,"

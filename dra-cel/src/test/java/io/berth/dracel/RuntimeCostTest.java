@@ -20,8 +20,10 @@ import org.junit.jupiter.params.provider.CsvSource;
 class RuntimeCostTest {
   private static final Map<String, Object> DEVICE = Map.of(
       "driver", "dra.example.com",
+      "allowMultipleAllocations", true,
       "attributes", Map.of("dra.example.com", Map.of("name", "fish",
-          "services", "some_example_value", "index", 3L)),
+          "services", "some_example_value", "index", 3L,
+          "driverVersion", CelSemver.parse("1.2.3"))),
       "capacity", Map.of("dra.example.com", Map.of("memory", CelQuantity.parse("1Mi"))));
 
   private static long run(String expression, long limit) throws CelEvaluationException {
@@ -53,6 +55,8 @@ class RuntimeCostTest {
       // all() over 10 constants (a folded constant list): result 1, each iteration 2
       // (condition) + 1 (accu) + 2 (x > 0)
       "[1, 2, 3, 4, 5, 6, 7, 8, 9, 10].all(x, x > 0);51",
+      // two variables: result 1, each of 3 iterations 2 + 1 + 3 (v > i)
+      "[1, 2, 3].all(i, v, v > i);19",
       // bind: the empty range is a constant, the bound value 3 (evaluated once), each
       // comparison 3
       "cel.bind(dra, device.attributes[\"dra.example.com\"], dra.name == \"fish\" && dra.index > 2);9",
@@ -60,10 +64,42 @@ class RuntimeCostTest {
       "has(device.attributes[\"dra.example.com\"].name);3",
       // a conversion of a constant is folded
       "int('3') == device.attributes[\"dra.example.com\"].index;5",
+      // DRAConsumableCapacity's field: ident, select
+      "device.allowMultipleAllocations;2",
+      // the Kubernetes libraries: 4, semver(\"1.0.0\") ceil(0.1 * 5), isGreaterThan 1
+      "device.attributes[\"dra.example.com\"].driverVersion.isGreaterThan(semver(\"1.0.0\"));6",
+      // find: 4, ceil(0.1 * (18 + 1)) * ceil(0.25 * 8); equality of 7 characters 1
+      "device.attributes[\"dra.example.com\"].services.find(\"ex[a-z]+\") == \"example\";9",
+      // lowerAscii: 2, ceil(0.1 * 15); equality of 15 characters 2
+      "device.driver.lowerAscii() == \"dra.example.com\";6",
+      // isSorted: the constant list is free, the traversal of 3 ints 3
+      "[1, 2, 3].isSorted();3",
+      // sum: the list 10 + 4, the traversal of 2 ints 2, equality 1
+      "[device.attributes[\"dra.example.com\"].index, 2].sum() == 5;17",
+      // sets.contains: the constant list free, the other 10 + 2, 1 + 2 * 1
+      "sets.contains([\"a\", \"dra.example.com\"], [device.driver]);15",
+      // split: 2, ceil(0.2 * 15); size() 1, equality 1
+      "device.driver.split(\".\").size() == 3;7",
+      // indexOf on a string: 2, the traversal of 15 bytes rounded down 1; equality 1
+      "device.driver.indexOf(\"example\") == 4;4",
   })
   void chargesAsCelGo(String expression, long cost) throws Exception {
     assertThat(run(expression, Long.MAX_VALUE)).isEqualTo(cost);
     assertThat(cost).isLessThanOrEqualTo(SelectorEnvironment.compile(expression, true).maxCost());
+  }
+
+  @Test
+  void joinIsChargedByItsResult() throws Exception {
+    // the constant list is free; join ceil(0.2 * 3), equality of 3 characters 1
+    assertThat(run("[\"a\", \"b\"].join(\"-\") == \"a-b\"", Long.MAX_VALUE)).isEqualTo(2);
+  }
+
+  @Test
+  void semverParsingIsChargedByItsArgumentAtRuntimeOnly() throws Exception {
+    // as isQuantity: the estimate of a global call is one unit, the runtime charge its string's
+    String expression = "isSemver(device.driver)";
+    assertThat(run(expression, Long.MAX_VALUE)).isEqualTo(2 + 2);
+    assertThat(SelectorEnvironment.compile(expression, true).maxCost()).isEqualTo(2 + 1);
   }
 
   @Test

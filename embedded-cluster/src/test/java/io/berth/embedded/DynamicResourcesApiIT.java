@@ -129,11 +129,22 @@ class DynamicResourcesApiIT {
         "spec.devices.requests[0].exactly.selectors[0].cel.expression: Forbidden: too complex, exceeds cost limit");
     DeviceClass costlyClass = new io.fabric8.kubernetes.api.model.resource.v1.DeviceClassBuilder().withNewMetadata()
         .withName("costly").endMetadata().withNewSpec().addNewSelector().withNewCel()
-        .withExpression("device.capacity['gpu.berth.io'].memory == quantity('80Gi')").endCel().endSelector()
+        .withExpression("['a', 'bb'].isSorted()").endCel().endSelector()
         .endSpec().build();
-    // a quantity has no declared size: equality on one is unbounded in upstream's estimate
+    // the strings of a list literal have no declared size: sorting them is unbounded in upstream's estimate
     assertInvalid(() -> client.resources(DeviceClass.class).resource(costlyClass).create(),
         "spec.selectors[0].cel.expression: Forbidden: too complex, exceeds cost limit");
+    // a version attribute must be a semantic version, as the selectors' semver() reads it
+    io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice badVersion =
+        new io.fabric8.kubernetes.api.model.resource.v1.ResourceSliceBuilder().withNewMetadata()
+            .withName("bad-version").endMetadata().withNewSpec().withDriver("gpu.berth.io").withAllNodes(true)
+            .withNewPool().withName("p").withGeneration(1L).withResourceSliceCount(1L).endPool()
+            .addNewDevice().withName("gpu-0").addToAttributes("driverVersion",
+                new io.fabric8.kubernetes.api.model.resource.v1.DeviceAttributeBuilder().withVersion("1.2").build())
+            .endDevice().endSpec().build();
+    assertInvalid(() -> client.resources(io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice.class)
+        .resource(badVersion).create(), "spec.devices[0].attributes[driverVersion].version: Invalid value: \"1.2\":"
+            + " must be a string compatible with semver.org spec 2.0.0");
   }
 
   @Test

@@ -14,7 +14,7 @@ import java.util.TreeMap;
  *
  * <p>v1.36 defaults: {@link #SCHEDULER_ASYNC_PREEMPTION}, {@link #SCHEDULER_POP_FROM_BACKOFF_Q},
  * {@link #NOMINATED_NODE_NAME_FOR_EXPECTATION}, {@link #CLEARING_NOMINATED_NODE_NAME_AFTER_BINDING}
- * and {@link #OPPORTUNISTIC_BATCHING} are beta and on; {@link #SCHEDULER_QUEUEING_HINTS} is GA and
+ * {@link #OPPORTUNISTIC_BATCHING} and {@link #DRA_CONSUMABLE_CAPACITY} are beta and on; {@link #SCHEDULER_QUEUEING_HINTS} is GA and
  * locked to true.
  */
 public final class FeatureGates {
@@ -45,6 +45,12 @@ public final class FeatureGates {
    * ties are broken by reservoir sampling, as before.
    */
   public static final String OPPORTUNISTIC_BATCHING = "OpportunisticBatching";
+  /**
+   * DRA devices with {@code allowMultipleAllocations} are shared by several claims, each taking
+   * its {@code capacity.requests} (KEP-5075; beta, on, 1.36). Off: such a device is allocated
+   * exclusively like any other, and a request with capacity requests is refused.
+   */
+  public static final String DRA_CONSUMABLE_CAPACITY = "DRAConsumableCapacity";
   /** Queueing hints (KEP-4247): GA in 1.34, locked to true; setting it false is an error. */
   public static final String SCHEDULER_QUEUEING_HINTS = "SchedulerQueueingHints";
 
@@ -60,6 +66,7 @@ public final class FeatureGates {
   private static Map<String, Boolean> defaultsInOrder() {
     Map<String, Boolean> d = new LinkedHashMap<>();
     d.put(CLEARING_NOMINATED_NODE_NAME_AFTER_BINDING, true);
+    d.put(DRA_CONSUMABLE_CAPACITY, true);
     d.put(NOMINATED_NODE_NAME_FOR_EXPECTATION, true);
     d.put(OPPORTUNISTIC_BATCHING, true);
     d.put(SCHEDULER_ASYNC_PREEMPTION, true);

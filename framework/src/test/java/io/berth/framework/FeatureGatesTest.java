@@ -12,7 +12,7 @@ class FeatureGatesTest {
   @ValueSource(strings = {FeatureGates.SCHEDULER_ASYNC_PREEMPTION,
       FeatureGates.SCHEDULER_POP_FROM_BACKOFF_Q, FeatureGates.NOMINATED_NODE_NAME_FOR_EXPECTATION,
       FeatureGates.CLEARING_NOMINATED_NODE_NAME_AFTER_BINDING, FeatureGates.OPPORTUNISTIC_BATCHING,
-      FeatureGates.SCHEDULER_QUEUEING_HINTS})
+      FeatureGates.DRA_CONSUMABLE_CAPACITY, FeatureGates.SCHEDULER_QUEUEING_HINTS})
   void v136BetaAndGaGatesAreOnByDefault(String gate) {
     assertThat(FeatureGates.defaults().enabled(gate)).isTrue();
     assertThat(FeatureGates.parse("").enabled(gate)).isTrue();
@@ -34,11 +34,12 @@ class FeatureGatesTest {
         .enabled(FeatureGates.SCHEDULER_ASYNC_PREEMPTION)).isTrue();
     FeatureGates off = FeatureGates.parse("SchedulerPopFromBackoffQ=false,"
         + "NominatedNodeNameForExpectation=false,ClearingNominatedNodeNameAfterBinding=false,"
-        + "OpportunisticBatching=false");
+        + "OpportunisticBatching=false,DRAConsumableCapacity=false");
     assertThat(off.enabled(FeatureGates.SCHEDULER_POP_FROM_BACKOFF_Q)).isFalse();
     assertThat(off.enabled(FeatureGates.NOMINATED_NODE_NAME_FOR_EXPECTATION)).isFalse();
     assertThat(off.enabled(FeatureGates.CLEARING_NOMINATED_NODE_NAME_AFTER_BINDING)).isFalse();
     assertThat(off.enabled(FeatureGates.OPPORTUNISTIC_BATCHING)).isFalse();
+    assertThat(off.enabled(FeatureGates.DRA_CONSUMABLE_CAPACITY)).isFalse();
     assertThat(off.enabled(FeatureGates.SCHEDULER_ASYNC_PREEMPTION)).isTrue();
   }
 

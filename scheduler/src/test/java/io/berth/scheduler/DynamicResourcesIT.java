@@ -54,8 +54,8 @@ class DynamicResourcesIT {
             .withNewSpec().addNewSelector().withNewCel()
             .withExpression("device.driver == '" + DRIVER + "'").endCel().endSelector()
             .endSpec().build()).create();
-    slice("n1", "a100", 2);
-    slice("n2", "h100", 2);
+    slice("n1", "a100", "1.8.2", 2);
+    slice("n2", "h100", "2.1.0", 2);
   }
 
   @AfterEach
@@ -66,11 +66,12 @@ class DynamicResourcesIT {
     cluster.close();
   }
 
-  private void slice(String node, String model, int count) {
+  private void slice(String node, String model, String driverVersion, int count) {
     Device[] devices = new Device[count];
     for (int i = 0; i < count; i++) {
       devices[i] = new DeviceBuilder().withName("gpu-" + i)
-          .withAttributes(Map.of("model", new DeviceAttributeBuilder().withString(model).build()))
+          .withAttributes(Map.of("model", new DeviceAttributeBuilder().withString(model).build(),
+              "driverVersion", new DeviceAttributeBuilder().withVersion(driverVersion).build()))
           .withCapacity(Map.of("memory",
               new DeviceCapacityBuilder().withValue(new Quantity("80Gi")).build()))
           .build();
@@ -197,7 +198,9 @@ class DynamicResourcesIT {
     // held by PreEnqueue: never attempted
     Thread.sleep(1000);
     assertThat(nodeOf("early")).isNull();
-    claim("later", 1, "h100");
+    // a version attribute is a semver to selectors: 2.1.0 (n2) is past 1.10.0, 1.8.2 (n1) is not
+    claimSelecting("later", 1,
+        "device.attributes['" + DRIVER + "'].driverVersion.isGreaterThan(semver('1.10.0'))");
     await().atMost(WAIT).until(() -> "n2".equals(nodeOf("early")));
     assertThat(getClaim("later").getStatus().getAllocation().getDevices().getResults())
         .extracting(DeviceRequestAllocationResult::getPool).containsOnly("n2");

@@ -20,6 +20,7 @@ import tools.jackson.databind.JsonNode;
  * specs, a claim's status ({@code reservedFor} at most {@value #RESERVED_FOR_MAX_SIZE} unique consumers and only
  * while allocated, an allocation that is set once and whose results name requests of the claim, DNS-label device
  * names, driver and pool names), slices (driver, pool, exactly one node selection field, unique device names,
+ * device attributes with exactly one value and versions that are semantic versions,
  * immutable driver, pool name and node name) and device classes' selectors (CEL selectors compiled in
  * {@link SelectorEnvironment}, as upstream: at most 10,240 bytes, compiling, and a worst-case cost estimate within
  * {@link SelectorEnvironment#MAX_COST}). The first violation is a 422 Invalid
@@ -43,6 +44,12 @@ final class ResourceApiValidation {
   private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
   private static final Pattern DNS_SUBDOMAIN =
       Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
+  /** Upstream's {@code DeviceAttributeMaxValueLength}. */
+  static final int ATTRIBUTE_MAX_VALUE_LENGTH = 64;
+  /** semver.org's expression for a version, which upstream's validation uses. */
+  private static final Pattern SEMVER = Pattern.compile("(0|[1-9]\\d*)\\.(0|[1-9]\\d*)\\.(0|[1-9]\\d*)"
+      + "(?:-((?:0|[1-9]\\d*|\\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\\.(?:0|[1-9]\\d*|\\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?"
+      + "(?:\\+([0-9a-zA-Z-]+(?:\\.[0-9a-zA-Z-]+)*))?");
   private static final Pattern CSI_DRIVER_NAME = Pattern.compile("[a-z0-9A-Z]([-a-z0-9A-Z.]*[a-z0-9A-Z])?");
 
   private ResourceApiValidation() {
@@ -289,6 +296,41 @@ final class ResourceApiValidation {
       if (!names.add(name)) {
         check.fail("spec.devices[" + i + "].name: Duplicate value: \"" + name + "\"");
       }
+      JsonNode attributes = devices.get(i).path("attributes");
+      for (Map.Entry<String, JsonNode> a : attributes.properties()) {
+        deviceAttribute(check, "spec.devices[" + i + "].attributes[" + a.getKey() + "]", a.getValue());
+      }
+    }
+  }
+
+  /**
+   * Upstream's {@code validateDeviceAttribute}: exactly one value; strings and versions at most
+   * {@value #ATTRIBUTE_MAX_VALUE_LENGTH} bytes; a version as Semantic Versioning 2.0.0 writes one (what the selectors
+   * then see as a {@code semver}).
+   */
+  private static void deviceAttribute(Check check, String path, JsonNode attribute) {
+    int values = 0;
+    for (String kind : List.of("bool", "int", "string", "version")) {
+      JsonNode v = attribute.path(kind);
+      if (v.isMissingNode() || v.isNull()) {
+        continue;
+      }
+      values++;
+      if (kind.equals("string") || kind.equals("version")) {
+        String text = v.asString("");
+        if (kind.equals("version") && !SEMVER.matcher(text).matches()) {
+          check.fail(path + ".version: Invalid value: \"" + text
+              + "\": must be a string compatible with semver.org spec 2.0.0");
+        }
+        if (text.getBytes(StandardCharsets.UTF_8).length > ATTRIBUTE_MAX_VALUE_LENGTH) {
+          check.fail(path + "." + kind + ": Too long: may not be more than " + ATTRIBUTE_MAX_VALUE_LENGTH + " bytes");
+        }
+      }
+    }
+    if (values == 0) {
+      check.fail(path + ": Required value: exactly one value must be specified");
+    } else if (values > 1) {
+      check.fail(path + ": Invalid value: exactly one value must be specified");
     }
   }
 

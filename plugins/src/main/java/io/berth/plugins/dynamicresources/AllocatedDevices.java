@@ -2,13 +2,17 @@ package io.berth.plugins.dynamicresources;
 
 import io.berth.framework.ObjectLister;
 import io.berth.plugins.dynamicresources.structured.DeviceId;
+import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.resource.v1.AllocationResult;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequestAllocationResult;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
+import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -32,8 +36,13 @@ import java.util.concurrent.ConcurrentHashMap;
  * nothing). A cycle therefore costs no listing: {@link #inUse} is a live view that Filter reads
  * without a lock.
  *
+ * <p>With DRAConsumableCapacity (the default), a device that allows multiple allocations is never
+ * in {@link #inUse}: the results that share it (with a {@code shareID}) count by what they consume
+ * of its capacities ({@link #consumed}). With the gate off, every result blocks its device.
+ *
  * <p>Thread-safety: {@code informer}, {@code assumed} and {@code pending} are guarded by
- * {@code this}; {@code counts} is written only under {@code this} and read without it. Every
+ * {@code this}; {@code counts} and {@code shares} are written only under {@code this} and read
+ * without it. Every
  * change adds a claim's new devices before it removes its old ones, so a device that some
  * claim's state holds throughout never disappears from {@link #inUse} for a reader.
  */
@@ -48,16 +57,36 @@ final class AllocatedDevices {
   private final ConcurrentHashMap<DeviceId, Integer> counts = new ConcurrentHashMap<>();
   private final Set<DeviceId> inUse = Collections.unmodifiableSet(counts.keySet());
   private final ObjectLister<ResourceClaim> lister;
+  private final boolean consumableCapacity;
 
-  private record Indexed(ResourceClaim claim, DeviceId[] devices) {
-    static Indexed of(ResourceClaim claim) {
-      return new Indexed(claim, claim.getStatus() == null ? new DeviceId[0]
-          : AllocatedDevices.devices(claim.getStatus().getAllocation()).toArray(DeviceId[]::new));
+  // device -> what each state holding a share of it consumes (copy-on-write lists: replaced, never
+  // changed, under this; read without it)
+  private final ConcurrentHashMap<DeviceId, List<Share>> shares = new ConcurrentHashMap<>();
+
+  // one allocation result with a shareID: its device and what it consumes of each capacity
+  private record Share(DeviceId device, Map<String, BigDecimal> consumed) {
+  }
+
+  private record Indexed(ResourceClaim claim, DeviceId[] devices, Share[] shares) {
+    static Indexed of(ResourceClaim claim, boolean consumableCapacity) {
+      AllocationResult a = claim.getStatus() == null ? null : claim.getStatus().getAllocation();
+      return new Indexed(claim,
+          AllocatedDevices.devices(a, consumableCapacity).toArray(DeviceId[]::new),
+          AllocatedDevices.shares(a, consumableCapacity).toArray(Share[]::new));
     }
   }
 
   AllocatedDevices(ObjectLister<ResourceClaim> lister) {
+    this(lister, true);
+  }
+
+  /**
+   * With DRAConsumableCapacity off ({@code consumableCapacity} false), results with a
+   * {@code shareID} block their device like any other result, as upstream gathers them then.
+   */
+  AllocatedDevices(ObjectLister<ResourceClaim> lister, boolean consumableCapacity) {
     this.lister = lister;
+    this.consumableCapacity = consumableCapacity;
   }
 
   /** An informer add or update: the index follows the lister. */
@@ -85,7 +114,7 @@ final class AllocatedDevices {
       }
     } else if (old == null || old.claim() != current) {
       if (PodClaims.allocated(current)) {
-        Indexed now = Indexed.of(current);
+        Indexed now = Indexed.of(current, consumableCapacity);
         informer.put(key, now);
         take(now);
       } else {
@@ -106,7 +135,7 @@ final class AllocatedDevices {
 
   /** Reserve's assumption: {@code claim} carries the allocation chosen for it. */
   synchronized void signalPending(ResourceClaim claim) {
-    Indexed now = Indexed.of(claim);
+    Indexed now = Indexed.of(claim, consumableCapacity);
     take(now);
     Indexed old = pending.put(uid(claim), now);
     if (old != null) {
@@ -129,7 +158,7 @@ final class AllocatedDevices {
 
   /** PreBind wrote {@code written} (the API server's answer): its allocation counts from now on. */
   synchronized void assumeWritten(ResourceClaim written) {
-    Indexed now = Indexed.of(written);
+    Indexed now = Indexed.of(written, consumableCapacity);
     take(now);
     Indexed wasPending = pending.remove(uid(written));
     if (wasPending != null) {
@@ -173,10 +202,34 @@ final class AllocatedDevices {
     return Set.copyOf(counts.keySet());
   }
 
+  /**
+   * What the allocations in use consume of each capacity of a shared device (one that allows
+   * multiple allocations; such results carry a {@code shareID}): summed per capacity name, safe to
+   * call from any thread without a lock.
+   */
+  Map<String, BigDecimal> consumed(DeviceId device) {
+    List<Share> list = shares.get(device);
+    if (list == null) {
+      return Map.of();
+    }
+    Map<String, BigDecimal> sum = new HashMap<>();
+    for (Share share : list) {
+      share.consumed().forEach((name, v) -> sum.merge(name, v, BigDecimal::add));
+    }
+    return sum;
+  }
+
   // callers hold this
   private void take(Indexed state) {
     for (DeviceId id : state.devices()) {
       counts.merge(id, 1, Integer::sum);
+    }
+    for (Share share : state.shares()) {
+      shares.compute(share.device(), (k, old) -> {
+        List<Share> now = new ArrayList<>(old == null ? List.of() : old);
+        now.add(share);
+        return List.copyOf(now);
+      });
     }
   }
 
@@ -185,18 +238,61 @@ final class AllocatedDevices {
     for (DeviceId id : state.devices()) {
       counts.computeIfPresent(id, (k, n) -> n == 1 ? null : n - 1);
     }
+    for (Share share : state.shares()) {
+      shares.computeIfPresent(share.device(), (k, old) -> {
+        List<Share> now = new ArrayList<>(old);
+        // this state's own entry, by identity (another state may hold an equal one)
+        for (int i = 0; i < now.size(); i++) {
+          if (now.get(i) == share) {
+            now.remove(i);
+            break;
+          }
+        }
+        return now.isEmpty() ? null : List.copyOf(now);
+      });
+    }
   }
 
-  /** The devices of an allocation that block others (admin access ones do not). */
-  static Set<DeviceId> devices(AllocationResult allocation) {
+  /**
+   * The devices of an allocation that block others: admin access ones do not, nor (with
+   * DRAConsumableCapacity) shares of a device that allows multiple allocations (results with a
+   * {@code shareID}).
+   */
+  static Set<DeviceId> devices(AllocationResult allocation, boolean consumableCapacity) {
     if (allocation == null || allocation.getDevices() == null
         || allocation.getDevices().getResults() == null) {
       return Set.of();
     }
     Set<DeviceId> out = new HashSet<>();
     for (DeviceRequestAllocationResult r : allocation.getDevices().getResults()) {
-      if (!Boolean.TRUE.equals(r.getAdminAccess())) {
+      if (!Boolean.TRUE.equals(r.getAdminAccess())
+          && (r.getShareID() == null || !consumableCapacity)) {
         out.add(new DeviceId(r.getDriver(), r.getPool(), r.getDevice()));
+      }
+    }
+    return out;
+  }
+
+  // the shares of an allocation (results with a shareID, admin access ones left out); none
+  // without DRAConsumableCapacity
+  private static List<Share> shares(AllocationResult allocation, boolean consumableCapacity) {
+    if (!consumableCapacity || allocation == null || allocation.getDevices() == null
+        || allocation.getDevices().getResults() == null) {
+      return List.of();
+    }
+    List<Share> out = new ArrayList<>();
+    for (DeviceRequestAllocationResult r : allocation.getDevices().getResults()) {
+      if (!Boolean.TRUE.equals(r.getAdminAccess()) && r.getShareID() != null) {
+        Map<String, BigDecimal> consumed = new HashMap<>();
+        if (r.getConsumedCapacity() != null) {
+          r.getConsumedCapacity().forEach((name, q) -> {
+            if (q != null) {
+              consumed.put(name, Quantity.getAmountInBytes(q));
+            }
+          });
+        }
+        out.add(new Share(new DeviceId(r.getDriver(), r.getPool(), r.getDevice()),
+            Map.copyOf(consumed)));
       }
     }
     return out;

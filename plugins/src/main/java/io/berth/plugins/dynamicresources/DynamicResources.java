@@ -6,6 +6,7 @@ import io.berth.framework.ClusterEventWithHint;
 import io.berth.framework.CycleState;
 import io.berth.framework.EnqueueExtensions;
 import io.berth.framework.EventResource;
+import io.berth.framework.FeatureGates;
 import io.berth.framework.FilterPlugin;
 import io.berth.framework.Handle;
 import io.berth.framework.NodeInfo;
@@ -92,10 +93,19 @@ public final class DynamicResources implements PreEnqueuePlugin, PreFilterPlugin
   private final DeviceSelectors cel = new DeviceSelectors();
   private final PoolsCache pools = new PoolsCache();
   private final LongSupplier nanoClock;
+  private final boolean consumableCapacity;
 
   DynamicResources(DynamicResourcesArgs args, ObjectLister<ResourceClaim> claims,
       ObjectLister<ResourceSlice> slices, ObjectLister<DeviceClass> classes,
       AllocatedDevices devices, ClaimWrites writer, LongSupplier nanoClock) {
+    this(args, claims, slices, classes, devices, writer, nanoClock, true);
+  }
+
+  DynamicResources(DynamicResourcesArgs args, ObjectLister<ResourceClaim> claims,
+      ObjectLister<ResourceSlice> slices, ObjectLister<DeviceClass> classes,
+      AllocatedDevices devices, ClaimWrites writer, LongSupplier nanoClock,
+      boolean consumableCapacity) {
+    this.consumableCapacity = consumableCapacity;
     this.args = args;
     this.devices = devices;
     this.podClaims = new PodClaims(claims, devices);
@@ -109,7 +119,8 @@ public final class DynamicResources implements PreEnqueuePlugin, PreFilterPlugin
   public static Plugin create(Map<String, Object> args, Handle handle) {
     DynamicResources plugin = withObjects(args, handle.lister(ResourceClaim.class),
         handle.lister(ResourceSlice.class), handle.lister(DeviceClass.class),
-        new ClaimWriter(handle::client));
+        new ClaimWriter(handle::client),
+        handle.featureGates().enabled(FeatureGates.DRA_CONSUMABLE_CAPACITY));
     handle.addEventHandler(ResourceClaim.class, plugin.claimHandler());
     return plugin;
   }
@@ -121,8 +132,16 @@ public final class DynamicResources implements PreEnqueuePlugin, PreFilterPlugin
   public static DynamicResources withObjects(Map<String, Object> args,
       ObjectLister<ResourceClaim> claims, ObjectLister<ResourceSlice> slices,
       ObjectLister<DeviceClass> classes, ClaimWrites writes) {
+    return withObjects(args, claims, slices, classes, writes, true);
+  }
+
+  /** As above, with the DRAConsumableCapacity feature gate on or off. */
+  public static DynamicResources withObjects(Map<String, Object> args,
+      ObjectLister<ResourceClaim> claims, ObjectLister<ResourceSlice> slices,
+      ObjectLister<DeviceClass> classes, ClaimWrites writes, boolean consumableCapacity) {
     return new DynamicResources(DynamicResourcesArgs.parse(args), claims, slices, classes,
-        new AllocatedDevices(claims), writes, System::nanoTime);
+        new AllocatedDevices(claims, consumableCapacity), writes, System::nanoTime,
+        consumableCapacity);
   }
 
   /** The ResourceClaim informer's handler: keeps the allocated-devices cache current. */
@@ -220,8 +239,9 @@ public final class DynamicResources implements PreEnqueuePlugin, PreFilterPlugin
     }
     Allocator allocator = null;
     if (!toAllocate.isEmpty()) {
-      allocator = new Allocator(toAllocate, devices.inUse(),
-          name -> this.classes.get("", name), pools.pools(slices.list()), cel);
+      allocator = new Allocator(toAllocate, devices.inUse(), devices::consumed,
+          name -> this.classes.get("", name), pools.pools(slices.list()), cel,
+          consumableCapacity);
     }
     state.write(STATE_KEY, new DynamicResourcesState(claims, selectors, allocator));
     return PreFilterResult.SUCCESS;
@@ -264,7 +284,7 @@ public final class DynamicResources implements PreEnqueuePlugin, PreFilterPlugin
 
   @Override
   public Optional<PreFilterExtensions> preFilterExtensions() {
-    return Optional.of(new VictimDevices(this::state, podClaims));
+    return Optional.of(new VictimDevices(this::state, podClaims, consumableCapacity));
   }
 
   private Optional<DynamicResourcesState> state(CycleState cs) {

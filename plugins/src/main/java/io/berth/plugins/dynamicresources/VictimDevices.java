@@ -26,11 +26,13 @@ import java.util.function.Function;
 final class VictimDevices implements PreFilterExtensions {
   private final Function<CycleState, Optional<DynamicResourcesState>> state;
   private final PodClaims podClaims;
+  private final boolean consumableCapacity;
 
   VictimDevices(Function<CycleState, Optional<DynamicResourcesState>> state,
-      PodClaims podClaims) {
+      PodClaims podClaims, boolean consumableCapacity) {
     this.state = state;
     this.podClaims = podClaims;
+    this.consumableCapacity = consumableCapacity;
   }
 
   @Override
@@ -64,7 +66,8 @@ final class VictimDevices implements PreFilterExtensions {
       List<ResourceClaimConsumerReference> reserved = PodClaims.reservedFor(c);
       if (PodClaims.allocated(c) && reserved.stream().allMatch(r ->
           Objects.equals(r.getUid(), pod.getMetadata().getUid()))) {
-        out.addAll(AllocatedDevices.devices(c.getStatus().getAllocation()));
+        out.addAll(AllocatedDevices.devices(c.getStatus().getAllocation(),
+            consumableCapacity));
       }
     }
     return out;

@@ -210,12 +210,83 @@ class AllocatedDevicesTest {
     Set<DeviceId> listed = new HashSet<>();
     for (ResourceClaim c : lister.list()) {
       if (c.getStatus() != null) {
-        listed.addAll(AllocatedDevices.devices(c.getStatus().getAllocation()));
+        listed.addAll(AllocatedDevices.devices(c.getStatus().getAllocation(), true));
       }
     }
     assertEquals(listed, cache.snapshot());
     for (int t = 0; t < threads; t++) {
       assertFalse(cache.hasPending("uid-c-" + t + "-1"));
     }
+  }
+
+  private static ResourceClaim shared(String name, String rv, String device, String memory) {
+    ResourceClaimBuilder b = new ResourceClaimBuilder(claim(name, request("r", "gpu", 1)));
+    b.editMetadata().withUid("uid-" + name).withResourceVersion(rv).endMetadata();
+    return b.withNewStatus().withNewAllocation().withNewDevices().addNewResult().withRequest("r")
+        .withDriver("drv").withPool("pool").withDevice(device).withShareID("share-" + name)
+        .withConsumedCapacity(java.util.Map.of("memory",
+            new io.fabric8.kubernetes.api.model.Quantity(memory)))
+        .endResult().endDevices().endAllocation().endStatus().build();
+  }
+
+  @Test
+  void sharesOfADeviceCountByWhatTheyConsumeNotAsInUse() {
+    informer(shared("a", "1", "d1", "2Gi"));
+    informer(shared("b", "1", "d1", "3Gi"));
+    assertEquals(Set.of(), cache.snapshot());
+    assertEquals(0, new java.math.BigDecimal(5L << 30).compareTo(
+        cache.consumed(dev("d1")).get("memory")));
+    informerDelete(shared("a", "1", "d1", "2Gi"));
+    assertEquals(0, new java.math.BigDecimal(3L << 30).compareTo(
+        cache.consumed(dev("d1")).get("memory")));
+    informerDelete(shared("b", "1", "d1", "3Gi"));
+    assertEquals(java.util.Map.of(), cache.consumed(dev("d1")));
+  }
+
+  @Test
+  void withoutConsumableCapacityASharedResultBlocksItsDevice() {
+    AllocatedDevices gateOff = new AllocatedDevices(lister, false);
+    ResourceClaim a = shared("a", "1", "d1", "2Gi");
+    lister.put(a);
+    gateOff.upsert(a);
+    assertEquals(Set.of(dev("d1")), gateOff.snapshot());
+    assertEquals(java.util.Map.of(), gateOff.consumed(dev("d1")));
+    lister.remove(a);
+    gateOff.delete(a);
+    assertEquals(Set.of(), gateOff.snapshot());
+  }
+
+  @Test
+  void readersNeverSeeAShareVanishWhileItsClaimChanges() throws Exception {
+    informer(shared("a", "1", "d1", "2Gi"));
+    java.math.BigDecimal two = new java.math.BigDecimal(2L << 30);
+    java.math.BigDecimal three = new java.math.BigDecimal(3L << 30);
+    AtomicBoolean stop = new AtomicBoolean();
+    ExecutorService pool = Executors.newFixedThreadPool(3);
+    List<Future<?>> readers = new ArrayList<>();
+    for (int t = 0; t < 2; t++) {
+      readers.add(pool.submit(() -> {
+        while (!stop.get()) {
+          java.math.BigDecimal m = cache.consumed(dev("d1")).get("memory");
+          // the new share is added before the old one goes: 2Gi, 3Gi or both, never none
+          assertTrue(m != null && (m.compareTo(two) == 0 || m.compareTo(three) == 0
+              || m.compareTo(two.add(three)) == 0), "consumed " + m);
+        }
+        return null;
+      }));
+    }
+    Future<?> writer = pool.submit(() -> {
+      for (int rv = 2; rv < 2000; rv++) {
+        informer(shared("a", Integer.toString(rv), "d1", rv % 2 == 0 ? "3Gi" : "2Gi"));
+      }
+      return null;
+    });
+    writer.get(60, TimeUnit.SECONDS);
+    stop.set(true);
+    for (Future<?> f : readers) {
+      f.get(60, TimeUnit.SECONDS);
+    }
+    pool.shutdown();
+    assertEquals(0, two.compareTo(cache.consumed(dev("d1")).get("memory")));
   }
 }

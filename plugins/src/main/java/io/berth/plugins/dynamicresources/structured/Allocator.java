@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.NodeSelector;
 import io.fabric8.kubernetes.api.model.NodeSelectorRequirement;
 import io.fabric8.kubernetes.api.model.NodeSelectorRequirementBuilder;
 import io.fabric8.kubernetes.api.model.NodeSelectorTerm;
+import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.resource.v1.AllocationResult;
 import io.fabric8.kubernetes.api.model.resource.v1.AllocationResultBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceAllocationConfiguration;
@@ -22,12 +23,17 @@ import io.fabric8.kubernetes.api.model.resource.v1.DeviceSubRequest;
 import io.fabric8.kubernetes.api.model.resource.v1.ExactDeviceRequest;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
+import java.math.BigDecimal;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.UUID;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 
@@ -38,8 +44,13 @@ import java.util.function.Function;
  * {@code count}, or {@code All} matching devices; {@code adminAccess} lets it take devices that
  * are in use) or {@code firstAvailable} of a list of subrequests, tried in order. A device
  * qualifies when its class's and the request's CEL selectors all hold, it is not allocated to
- * another claim (nor to an earlier request of this call) and the claim's {@code matchAttribute}
- * constraints stay satisfied.
+ * another claim (nor to an earlier request of this call) and the claim's constraints stay
+ * satisfied ({@code matchAttribute}: the same value on every device; {@code distinctAttribute},
+ * with DRAConsumableCapacity: a different value on each). A device with {@code allowMultipleAllocations} (DRAConsumableCapacity,
+ * on by default in 1.36) is never exclusively allocated: any number of requests and claims share it
+ * while what each consumes of its capacities ({@link ConsumableCapacity}: the request's
+ * {@code capacity.requests} under the capacity's {@code requestPolicy}) fits beside the others'; its
+ * results carry a {@code shareID} and the {@code consumedCapacity}.
  *
  * <p>The search is depth first with backtracking, as upstream: claims in order, requests in order,
  * devices in pool order (driver, pool name, slice, device); within one request devices are
@@ -62,6 +73,8 @@ public final class Allocator {
 
   private final List<ResourceClaim> claims;
   private final Set<DeviceId> allocated;
+  // what other claims' allocations consume of each capacity of a shared device
+  private final Function<DeviceId, Map<String, BigDecimal>> consumedByOthers;
   private final Function<String, Optional<DeviceClass>> classes;
   private final Pools pools;
   private final DeviceSelectors cel;
@@ -70,6 +83,7 @@ public final class Allocator {
   private final List<List<List<Alternative>>> requests = new ArrayList<>();
   private final List<List<Constraint>> constraints = new ArrayList<>();
   private final AllocationException invalid;
+  private final boolean consumableCapacity;
 
   /**
    * @param claims the claims to allocate, none allocated yet
@@ -86,8 +100,33 @@ public final class Allocator {
   /** As above, over pools already built from every ResourceSlice (see {@link PoolsCache}). */
   public Allocator(List<ResourceClaim> claims, Set<DeviceId> allocated,
       Function<String, Optional<DeviceClass>> classes, Pools pools, DeviceSelectors cel) {
+    this(claims, allocated, id -> Map.of(), classes, pools, cel);
+  }
+
+  /**
+   * As above, with what other claims consume of the capacities of devices that allow multiple
+   * allocations (their shared allocations are not in {@code allocated}).
+   */
+  public Allocator(List<ResourceClaim> claims, Set<DeviceId> allocated,
+      Function<DeviceId, Map<String, BigDecimal>> consumedByOthers,
+      Function<String, Optional<DeviceClass>> classes, Pools pools, DeviceSelectors cel) {
+    this(claims, allocated, consumedByOthers, classes, pools, cel, true);
+  }
+
+  /**
+   * As above, with the DRAConsumableCapacity gate: off, a device that allows multiple allocations
+   * is allocated exclusively like any other and a request with capacity requests is refused (an
+   * {@link AllocationException} naming the claim and the request), as upstream's allocator with
+   * the feature disabled.
+   */
+  public Allocator(List<ResourceClaim> claims, Set<DeviceId> allocated,
+      Function<DeviceId, Map<String, BigDecimal>> consumedByOthers,
+      Function<String, Optional<DeviceClass>> classes, Pools pools, DeviceSelectors cel,
+      boolean consumableCapacity) {
+    this.consumableCapacity = consumableCapacity;
     this.claims = List.copyOf(claims);
     this.allocated = allocated;
+    this.consumedByOthers = consumedByOthers;
     this.classes = classes;
     this.pools = pools;
     this.cel = cel;
@@ -162,12 +201,16 @@ public final class Allocator {
           ? List.of() : devices.getConstraints();
       for (int i = 0; i < dcs.size(); i++) {
         DeviceConstraint dc = dcs.get(i);
-        if (dc.getMatchAttribute() == null || dc.getMatchAttribute().isEmpty()) {
+        Set<String> covered = dc.getRequests() == null ? Set.of() : Set.copyOf(dc.getRequests());
+        if (dc.getMatchAttribute() != null && !dc.getMatchAttribute().isEmpty()) {
+          cs.add(new Constraint(covered, dc.getMatchAttribute(), false));
+        } else if (dc.getDistinctAttribute() != null && !dc.getDistinctAttribute().isEmpty()) {
+          // DRAConsumableCapacity's distinctAttribute: every device a different value
+          cs.add(new Constraint(covered, dc.getDistinctAttribute(), true));
+        } else {
           throw new AllocationException("claim " + key(claim) + ", constraint #" + i
               + ": empty constraint (unsupported constraint type?)");
         }
-        cs.add(new Constraint(dc.getRequests() == null ? Set.of() : Set.copyOf(dc.getRequests()),
-            dc.getMatchAttribute()));
       }
       constraints.add(cs);
     }
@@ -177,14 +220,29 @@ public final class Allocator {
       throws AllocationException {
     List<Alternative> out = new ArrayList<>();
     ExactDeviceRequest e = r.getExactly();
+    if (!consumableCapacity) {
+      if (e != null && e.getCapacity() != null) {
+        throw new AllocationException("claim " + key(claim) + ", request " + r.getName()
+            + ": has capacity requests, but the DRAConsumableCapacity feature is disabled");
+      }
+      for (DeviceSubRequest sub : r.getFirstAvailable() == null
+          ? List.<DeviceSubRequest>of() : r.getFirstAvailable()) {
+        if (sub.getCapacity() != null) {
+          throw new AllocationException("claim " + key(claim) + ", subrequest " + sub.getName()
+              + ": has capacity requests, but the DRAConsumableCapacity feature is disabled");
+        }
+      }
+    }
     if (e != null) {
       out.add(alternative(claim, r.getName(), null, e.getDeviceClassName(), e.getSelectors(),
-          e.getAllocationMode(), e.getCount(), Boolean.TRUE.equals(e.getAdminAccess())));
+          e.getAllocationMode(), e.getCount(), Boolean.TRUE.equals(e.getAdminAccess()),
+          e.getCapacity() == null ? null : e.getCapacity().getRequests()));
     } else if (r.getFirstAvailable() != null && !r.getFirstAvailable().isEmpty()) {
       for (DeviceSubRequest sub : r.getFirstAvailable()) {
         out.add(alternative(claim, r.getName() + "/" + sub.getName(), r.getName(),
             sub.getDeviceClassName(), sub.getSelectors(), sub.getAllocationMode(),
-            sub.getCount(), false));
+            sub.getCount(), false,
+            sub.getCapacity() == null ? null : sub.getCapacity().getRequests()));
       }
     } else {
       throw new AllocationException("claim " + key(claim) + ", request " + r.getName()
@@ -195,7 +253,7 @@ public final class Allocator {
 
   private Alternative alternative(ResourceClaim claim, String name, String parent,
       String className, List<DeviceSelector> selectors, String mode, Long count,
-      boolean admin) throws AllocationException {
+      boolean admin, Map<String, Quantity> capacityRequests) throws AllocationException {
     if (className == null || className.isEmpty()) {
       throw new AllocationException("claim " + key(claim) + ", request " + name
           + ": unsupported request type");
@@ -216,7 +274,8 @@ public final class Allocator {
     return new Alternative(name, parent, cls,
         compiled(cls.getSpec() == null ? null : cls.getSpec().getSelectors()),
         "class " + cls.getMetadata().getName(), compiled(selectors), "claim " + key(claim),
-        m.equals(MODE_ALL), (int) Math.min(n, Integer.MAX_VALUE), admin);
+        m.equals(MODE_ALL), (int) Math.min(n, Integer.MAX_VALUE), admin,
+        capacityRequests == null ? Map.of() : Map.copyOf(capacityRequests));
   }
 
   /** The search ran past its deadline. */
@@ -230,7 +289,8 @@ public final class Allocator {
   // its class's and its own selectors and the owners their errors name.
   private record Alternative(String name, String parent, DeviceClass deviceClass,
       List<Selector> classSelectors, String classOwner, List<Selector> selectors,
-      String claimOwner, boolean all, int count, boolean adminAccess) {
+      String claimOwner, boolean all, int count, boolean adminAccess,
+      Map<String, Quantity> capacityRequests) {
   }
 
   // A selector as compiled for this cycle; program null when the CEL expression is missing.
@@ -249,14 +309,23 @@ public final class Allocator {
     return out;
   }
 
-  private record Constraint(Set<String> requests, String attribute) {
+  // distinct: distinctAttribute (the devices' values all differ), else matchAttribute (equal)
+  private record Constraint(Set<String> requests, String attribute, boolean distinct) {
     boolean covers(Alternative a) {
       return requests.isEmpty() || requests.contains(a.name())
           || (a.parent() != null && requests.contains(a.parent()));
     }
   }
 
-  private record Chosen(Alternative alt, Pools.Candidate device) {
+  // consumed: what the request takes of a shared device's capacities, null for an exclusive one
+  private record Chosen(Alternative alt, Pools.Candidate device,
+      Map<String, ConsumableCapacity.Amount> consumed) {
+  }
+
+  // a device that allowMultipleAllocations lets several requests and claims share (with
+  // DRAConsumableCapacity; without it, every device is exclusive)
+  private boolean shared(Pools.Candidate d) {
+    return consumableCapacity && Boolean.TRUE.equals(d.device().getAllowMultipleAllocations());
   }
 
   private final class Search {
@@ -266,6 +335,8 @@ public final class Allocator {
     private final List<Pools.Candidate> candidates;
     // devices taken by this search so far; allocated at the first one
     private Set<DeviceId> allocating = Set.of();
+    // what this search's requests consume of shared devices so far; allocated at the first one
+    private Map<DeviceId, Map<String, BigDecimal>> allocatingCapacity = Map.of();
     private final List<Chosen> chosen = new ArrayList<>();
     // per claim index: the chosen alternatives' devices, in order
     private final int[] claimStart;
@@ -411,9 +482,25 @@ public final class Allocator {
     }
 
     private boolean free(Alternative alt, Pools.Candidate d) {
+      if (!alt.adminAccess() && shared(d)) {
+        return consumption(alt, d) != null;
+      }
       return alt.adminAccess() || ((!allocated.contains(d.id())
           || (!freed.isEmpty() && freed.contains(d.id())))
           && (allocating.isEmpty() || !allocating.contains(d.id())));
+    }
+
+    // what alt consumes of shared device d, when that fits beside the other claims' and this
+    // search's consumption and obeys the capacities' policies; else null
+    private Map<String, ConsumableCapacity.Amount> consumption(Alternative alt,
+        Pools.Candidate d) {
+      Optional<Map<String, ConsumableCapacity.Amount>> c = ConsumableCapacity.consumption(
+          d.device().getCapacity(), alt.capacityRequests());
+      if (c.isEmpty() || !ConsumableCapacity.fits(d.device().getCapacity(), c.get(),
+          consumedByOthers.apply(d.id()), allocatingCapacity.getOrDefault(d.id(), Map.of()))) {
+        return null;
+      }
+      return c.get();
     }
 
     private boolean matches(int c, Alternative alt, Pools.Candidate d)
@@ -464,30 +551,68 @@ public final class Allocator {
           view = d.view();
         }
         Optional<Object> v = view.attribute(k.attribute());
-        if (v.isEmpty() || (constraintValues[i] != null && !constraintValues[i].equals(v.get()))) {
+        boolean rejected = v.isEmpty() || (k.distinct()
+            ? constraintValues[i] != null && distinctValues(i).contains(v.get())
+            : constraintValues[i] != null && !constraintValues[i].equals(v.get()));
+        if (rejected) {
           for (int j = i - 1; j >= 0; j--) {
             unuse(cs.get(j), j, alt);
           }
           return false;
         }
-        if (constraintUses[i]++ == 0) {
+        if (k.distinct()) {
+          if (constraintValues[i] == null) {
+            constraintValues[i] = new ArrayList<Object>();
+          }
+          distinctValues(i).add(v.get());
+          constraintUses[i]++;
+        } else if (constraintUses[i]++ == 0) {
           constraintValues[i] = v.get();
         }
       }
-      if (!alt.adminAccess()) {
+      Map<String, ConsumableCapacity.Amount> consumed = null;
+      if (!alt.adminAccess() && shared(d)) {
+        consumed = consumption(alt, d);
+        if (consumed == null) {
+          for (int j = cs.size() - 1; j >= 0; j--) {
+            unuse(cs.get(j), j, alt);
+          }
+          return false;
+        }
+        if (allocatingCapacity.isEmpty()) {
+          allocatingCapacity = new HashMap<>();
+        }
+        Map<String, BigDecimal> mine =
+            allocatingCapacity.computeIfAbsent(d.id(), k -> new HashMap<>());
+        consumed.forEach((name, a) -> mine.merge(name, a.value(), BigDecimal::add));
+      } else if (!alt.adminAccess()) {
         if (allocating.isEmpty()) {
           allocating = new HashSet<>();
         }
         allocating.add(d.id());
       }
-      chosen.add(new Chosen(alt, d));
+      chosen.add(new Chosen(alt, d, consumed));
       return true;
     }
 
+    // devices are released in the reverse order of taking, so a distinct constraint's last
+    // value is the released device's
     private void unuse(Constraint k, int i, Alternative alt) {
-      if (k.covers(alt) && --constraintUses[i] == 0) {
+      if (!k.covers(alt)) {
+        return;
+      }
+      if (k.distinct()) {
+        List<Object> values = distinctValues(i);
+        values.remove(values.size() - 1);
+      }
+      if (--constraintUses[i] == 0) {
         constraintValues[i] = null;
       }
+    }
+
+    @SuppressWarnings("unchecked")
+    private List<Object> distinctValues(int i) {
+      return (List<Object>) constraintValues[i];
     }
 
     private void release(int c, Alternative alt, Pools.Candidate d) {
@@ -495,7 +620,12 @@ public final class Allocator {
       for (int i = 0; i < cs.size(); i++) {
         unuse(cs.get(i), i, alt);
       }
-      if (!alt.adminAccess()) {
+      Chosen last = chosen.get(chosen.size() - 1);
+      if (last.consumed() != null) {
+        Map<String, BigDecimal> mine = allocatingCapacity.get(d.id());
+        last.consumed().forEach((name, a) -> mine.merge(name, a.value().negate(),
+            BigDecimal::add));
+      } else if (!alt.adminAccess()) {
         allocating.remove(d.id());
       }
       chosen.remove(chosen.size() - 1);
@@ -541,6 +671,16 @@ public final class Allocator {
               .withPool(ch.device().id().pool()).withDevice(ch.device().id().device());
           if (ch.alt().adminAccess()) {
             b.withAdminAccess(true);
+          }
+          if (ch.consumed() != null) {
+            // a share of a device that allows multiple allocations: upstream's shareID and
+            // consumedCapacity
+            b.withShareID(UUID.randomUUID().toString());
+            if (!ch.consumed().isEmpty()) {
+              Map<String, Quantity> consumed = new TreeMap<>();
+              ch.consumed().forEach((name, a) -> consumed.put(name, a.quantity()));
+              b.withConsumedCapacity(consumed);
+            }
           }
           results.add(b.build());
           if (configured.add(ch.alt().name()) && ch.alt().deviceClass().getSpec() != null

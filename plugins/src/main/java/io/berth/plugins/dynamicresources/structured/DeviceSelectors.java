@@ -77,6 +77,9 @@ public final class DeviceSelectors {
       if (error != null) {
         throw new SelectorException(error);
       }
+      if (device.celError().isPresent()) {
+        throw new SelectorException(device.celError().get());
+      }
       Object result;
       try {
         result = program.trace(Map.of("device", device.asCel()), costs.tracker(costLimit));
@@ -84,7 +87,7 @@ public final class DeviceSelectors {
         if (CostTracker.causedBy(e)) {
           throw new SelectorException(CostTracker.LIMIT_EXCEEDED);
         }
-        throw new SelectorException(e.getMessage());
+        throw new SelectorException(message(e));
       }
       if (!(result instanceof Boolean b)) {
         throw new SelectorException("CEL result of type " + typeName(result)
@@ -141,6 +144,18 @@ public final class DeviceSelectors {
       return new Compiled(expression, null, null,
           "program instantiation failed: " + e.getMessage());
     }
+  }
+
+  // cel-java's message, and the library's own (upstream's whole message, e.g. a semver parse
+  // error) when a function failed
+  private static String message(Exception e) {
+    String message = e.getMessage();
+    Throwable cause = e.getCause();
+    if (cause instanceof IllegalArgumentException && cause.getMessage() != null
+        && (message == null || !message.contains(cause.getMessage()))) {
+      return message == null ? cause.getMessage() : message + ": " + cause.getMessage();
+    }
+    return message;
   }
 
   private static String typeName(Object v) {

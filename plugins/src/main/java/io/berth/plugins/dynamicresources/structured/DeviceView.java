@@ -1,6 +1,7 @@
 package io.berth.plugins.dynamicresources.structured;
 
 import io.berth.dracel.CelQuantity;
+import io.berth.dracel.CelSemver;
 import io.fabric8.kubernetes.api.model.resource.v1.Device;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceAttribute;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceCapacity;
@@ -15,6 +16,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * One device of a ResourceSlice as selectors and constraints see it: its driver, and its
  * attributes and capacities keyed by fully qualified name ({@code domain/id}; an unqualified
  * name belongs to the driver's domain, as upstream). {@link #asCel} is the CEL {@code device}
+ * (version attributes as {@link CelSemver}, as upstream's {@code getAttributeValue})
  * variable: {@code device.attributes["domain"].id}, where looking up a domain the device does not
  * have gives an empty map (as upstream, so {@code has(...)} answers false).
  *
@@ -27,7 +29,14 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class DeviceView {
   private final String driver;
+  private final boolean allowMultipleAllocations;
+  // as constraints compare them (versions as Version), and as CEL sees them (versions as
+  // CelSemver)
   private final Map<String, Map<String, Object>> attributes = new HashMap<>();
+  // the same map as attributes when the device has no version attribute
+  private final Map<String, Map<String, Object>> celAttributes;
+  // why no selector evaluates on this device (a version attribute that does not parse), or null
+  private final String celError;
   private final Map<String, Map<String, Object>> capacity = new HashMap<>();
   private volatile Map<String, Object> cel;
   // expression -> Boolean, or the Failure of its evaluation
@@ -38,16 +47,56 @@ public final class DeviceView {
 
   private record Failure(String message) {}
 
+  /**
+   * A {@code version} attribute's value as {@code matchAttribute} constraints compare it: its
+   * text, exactly (upstream compares the strings, which Semantic Versioning keeps minimal), and
+   * never equal to a string attribute of the same text.
+   *
+   * @param text the version as the slice gives it
+   */
+  public record Version(String text) {}
+
   public DeviceView(String driver, Device device) {
     this.driver = driver;
+    this.allowMultipleAllocations = Boolean.TRUE.equals(device.getAllowMultipleAllocations());
+    String celError = null;
+    Map<String, Map<String, Object>> cel = null;
     if (device.getAttributes() != null) {
-      device.getAttributes().forEach((name, value) -> {
-        Object v = attributeValue(value);
-        if (v != null) {
-          put(attributes, name, v);
+      for (Map.Entry<String, DeviceAttribute> en : device.getAttributes().entrySet()) {
+        Object v = attributeValue(en.getValue());
+        if (v == null) {
+          continue;
         }
-      });
+        put(attributes, en.getKey(), v);
+        if (v instanceof Version version) {
+          if (cel == null) {
+            cel = new HashMap<>();
+          }
+          try {
+            put(cel, en.getKey(), CelSemver.parse(version.text()));
+          } catch (IllegalArgumentException e) {
+            // upstream's DeviceMatches: no selector evaluates on such a device
+            if (celError == null) {
+              celError = "attribute " + en.getKey() + ": parse semantic version: "
+                  + e.getMessage();
+            }
+          }
+        }
+      }
     }
+    if (cel != null) {
+      // the other attributes as they are
+      for (Map.Entry<String, Map<String, Object>> domain : attributes.entrySet()) {
+        Map<String, Object> into = cel.computeIfAbsent(domain.getKey(), d -> new HashMap<>());
+        domain.getValue().forEach((id, v) -> {
+          if (!(v instanceof Version)) {
+            into.put(id, v);
+          }
+        });
+      }
+    }
+    this.celAttributes = cel != null ? cel : attributes;
+    this.celError = celError;
     if (device.getCapacity() != null) {
       device.getCapacity().forEach((name, value) -> {
         if (value != null && value.getValue() != null) {
@@ -78,7 +127,7 @@ public final class DeviceView {
       return a.getString();
     }
     if (a.getVersion() != null) {
-      return a.getVersion();
+      return new Version(a.getVersion());
     }
     return null;
   }
@@ -89,7 +138,7 @@ public final class DeviceView {
 
   /**
    * An attribute by fully qualified name ({@code domain/id}, or an id of the driver's domain);
-   * the value is a Boolean, Long or String (versions as their string).
+   * the value is a Boolean, Long, String or {@link Version}.
    */
   public Optional<Object> attribute(String qualifiedName) {
     int slash = qualifiedName.indexOf('/');
@@ -130,11 +179,20 @@ public final class DeviceView {
     return outcomes.size();
   }
 
+  /**
+   * Why no selector evaluates on this device, in upstream's words ("attribute NAME: parse semantic
+   * version: ..."), when one of its version attributes is not a semantic version.
+   */
+  Optional<String> celError() {
+    return Optional.ofNullable(celError);
+  }
+
   /** The CEL variable {@code device}. */
   Map<String, Object> asCel() {
     Map<String, Object> c = cel;
     if (c == null) {
-      c = Map.of("driver", driver, "attributes", new AnyDomain(attributes),
+      c = Map.of("driver", driver, "allowMultipleAllocations", allowMultipleAllocations,
+          "attributes", new AnyDomain(celAttributes),
           "capacity", new AnyDomain(capacity));
       cel = c;
     }

@@ -180,4 +180,54 @@ class DeviceSelectorsTest {
     assertEquals(true, gpu().attribute("other.example.com/healthy").orElseThrow());
     assertFalse(gpu().attribute("healthy").isPresent());
   }
+
+  private static DeviceView versioned(String version) {
+    Device d = new DeviceBuilder().withName("gpu-1")
+        .withAttributes(Map.of(
+            "driverVersion", new DeviceAttributeBuilder().withVersion(version).build(),
+            "model", new DeviceAttributeBuilder().withString("a100").build()))
+        .build();
+    return new DeviceView(DRIVER, d);
+  }
+
+  @ParameterizedTest
+  @CsvSource(delimiter = '|', value = {
+      // upstream's getAttributeValue: a version attribute is a Semver in CEL
+      "device.attributes['gpu.example.com'].driverVersion.isGreaterThan(semver('1.0.0'))|true",
+      "device.attributes['gpu.example.com'].driverVersion.isLessThan(semver('1.2.10'))|true",
+      "device.attributes['gpu.example.com'].driverVersion == semver('1.2.3')|true",
+      "device.attributes['gpu.example.com'].driverVersion.compareTo(semver('2.0.0')) < 0|true",
+      "device.attributes['gpu.example.com'].driverVersion.major() == 1|true",
+      "device.attributes['gpu.example.com'].model == 'a100'|true",
+  })
+  void versionAttributesAreSemvers(String expression, boolean expected) throws Exception {
+    DeviceSelectors.Compiled c = selectors.compile(expression);
+    assertTrue(c.error().isEmpty(), () -> c.error().get());
+    assertEquals(expected, c.matches(versioned("1.2.3")));
+  }
+
+  @Test
+  void aVersionAttributeThatIsNoSemverFailsEverySelectorAsUpstream() {
+    DeviceSelectors.Compiled c = selectors.compile("device.driver == 'gpu.example.com'");
+    DeviceSelectors.SelectorException e = assertThrows(DeviceSelectors.SelectorException.class,
+        () -> c.matches(versioned("1.2")));
+    assertEquals("attribute driverVersion: parse semantic version: No Major.Minor.Patch elements"
+        + " found", e.getMessage());
+  }
+
+  @Test
+  void aLibrarysErrorIsReportedInItsOwnWords() {
+    DeviceSelectors.Compiled c = selectors.compile(
+        "device.attributes['gpu.example.com'].driverVersion.isGreaterThan(semver('v1'))");
+    DeviceSelectors.SelectorException e = assertThrows(DeviceSelectors.SelectorException.class,
+        () -> c.matches(versioned("1.2.3")));
+    assertTrue(e.getMessage().endsWith(": No Major.Minor.Patch elements found"), e.getMessage());
+  }
+
+  @Test
+  void constraintsSeeAVersionByItsTextAndNotAsAString() {
+    Object v = versioned("1.2.3").attribute("driverVersion").orElseThrow();
+    assertEquals(new DeviceView.Version("1.2.3"), v);
+    assertFalse(v.equals("1.2.3"));
+  }
 }
