@@ -51,6 +51,7 @@ final class WebSocketWatchStream<T extends HasMetadata> implements WatchStream<T
   // bind the event's object (the watched class) and an ERROR event's Status; immutable, shared
   private final ObjectReader objects;
   private final ObjectReader statuses;
+  private final boolean skipManagedFields;
   private final String description;
   // frames (String) in arrival order, then at most one terminal WatchEvent
   private final LinkedBlockingQueue<Object> frames = new LinkedBlockingQueue<>();
@@ -69,6 +70,7 @@ final class WebSocketWatchStream<T extends HasMetadata> implements WatchStream<T
     this.json = json;
     this.objects = json.reader(type, skipManagedFields);
     this.statuses = json.reader(Status.class, false);
+    this.skipManagedFields = skipManagedFields;
     this.description = description;
   }
 
@@ -238,6 +240,11 @@ final class WebSocketWatchStream<T extends HasMetadata> implements WatchStream<T
       return null;
     }
     T typed = type.isInstance(object) ? type.cast(object) : json.convertValue(object, type);
+    if (skipManagedFields && typed.getMetadata() != null
+        && typed.getMetadata().getManagedFields() != null
+        && !typed.getMetadata().getManagedFields().isEmpty()) {
+      typed.getMetadata().setManagedFields(new java.util.ArrayList<>());
+    }
     return "BOOKMARK".equals(eventType) ? WatchEvent.bookmark(Cache.resourceVersion(typed))
         : WatchEvent.of(WatchEvent.Type.valueOf(eventType), typed);
   }
