@@ -23,7 +23,9 @@ import org.slf4j.LoggerFactory;
  * {@code --secure-port} is given; see {@link SecureServingOptions} for which of the two serve), build the client
  * and the {@link DaemonWorkload} (which registers its informers), then on a startup thread start the informers,
  * wait for their caches, and either run leader election or start working at once. {@code /readyz} is 200 when every
- * informer has synced, this instance leads (or election is off), and the daemon is not shutting down.
+ * informer has synced, this instance leads (or election is off), and the daemon is not shutting down. The informers
+ * hold their objects without {@code metadata.managedFields} ({@link SharedInformerFactory#droppingManagedFields}), as
+ * kube-controller-manager's informer transform and kube-scheduler's pod informer transform drop them.
  *
  * <p>Termination, whatever its cause, runs once and in this order: stop the work (queues drain for up to the drain
  * timeout), stop the informers, stop leader election (releasing the Lease if held), stop the endpoints (plain, then
@@ -187,7 +189,7 @@ public final class Daemon {
           electionClient = KubeClients.create(electionConfig, electionSettings);
         }
         eventsClient = KubeClients.create(eventsConfig, settings.client());
-        informers = new SharedInformerFactory(client, workload.informerResyncPeriod());
+        informers = SharedInformerFactory.droppingManagedFields(client, workload.informerResyncPeriod());
         DaemonInstance instance = new DaemonInstance(identity,
             endpoint == null ? OptionalInt.empty() : OptionalInt.of(endpoint.port()),
             secureServing == null ? OptionalInt.empty() : OptionalInt.of(secureServing.port()),

@@ -23,6 +23,10 @@ import java.util.Optional;
  * reconnects, and every end of a watch reaches the stream as a terminal event. The caller's client
  * is shared, never closed here.
  *
+ * <p>{@link #withoutManagedFields()} drops {@code metadata.managedFields} from every object it hands
+ * out, as the informer transform of kube-scheduler and kube-controller-manager does: watch events
+ * skip the field while they are parsed, list items have it emptied after decoding.
+ *
  * <p>Immutable and thread-safe; the {@code with...} methods return new instances.
  */
 public final class Fabric8ListerWatcher<T extends HasMetadata> implements ListerWatcher<T> {
@@ -32,37 +36,55 @@ public final class Fabric8ListerWatcher<T extends HasMetadata> implements Lister
   private final String namespace;
   private final String labelSelector;
   private final String fieldSelector;
+  private final boolean dropManagedFields;
 
-  private Fabric8ListerWatcher(
-      KubernetesClient client, Class<T> type, String namespace, String labelSelector, String fieldSelector) {
+  private Fabric8ListerWatcher(KubernetesClient client, Class<T> type, String namespace,
+      String labelSelector, String fieldSelector, boolean dropManagedFields) {
     this.client = client;
     this.type = type;
     this.namespace = namespace;
     this.labelSelector = labelSelector;
     this.fieldSelector = fieldSelector;
+    this.dropManagedFields = dropManagedFields;
   }
 
   /** Lists and watches every object of {@code type} in all namespaces (or cluster-scoped). */
   public static <T extends HasMetadata> Fabric8ListerWatcher<T> of(KubernetesClient client, Class<T> type) {
     Objects.requireNonNull(client, "client");
     Objects.requireNonNull(type, "type");
-    return new Fabric8ListerWatcher<>(client, type, null, null, null);
+    return new Fabric8ListerWatcher<>(client, type, null, null, null, false);
   }
 
   /** The same, restricted to {@code namespace} (null or empty: all namespaces). */
   public Fabric8ListerWatcher<T> inNamespace(String namespace) {
     String ns = namespace == null || namespace.isEmpty() ? null : namespace;
-    return new Fabric8ListerWatcher<>(client, type, ns, labelSelector, fieldSelector);
+    return new Fabric8ListerWatcher<>(client, type, ns, labelSelector, fieldSelector, dropManagedFields);
   }
 
   /** The same, restricted by a label selector such as {@code app=web,tier!=db}. */
   public Fabric8ListerWatcher<T> withLabelSelector(String selector) {
-    return new Fabric8ListerWatcher<>(client, type, namespace, emptyToNull(selector), fieldSelector);
+    return new Fabric8ListerWatcher<>(client, type, namespace, emptyToNull(selector), fieldSelector,
+        dropManagedFields);
   }
 
   /** The same, restricted by a field selector such as {@code spec.nodeName=node-1}. */
   public Fabric8ListerWatcher<T> withFieldSelector(String selector) {
-    return new Fabric8ListerWatcher<>(client, type, namespace, labelSelector, emptyToNull(selector));
+    return new Fabric8ListerWatcher<>(client, type, namespace, labelSelector, emptyToNull(selector),
+        dropManagedFields);
+  }
+
+  /**
+   * The same, handing out objects without {@code metadata.managedFields} (an empty list): the
+   * server-side apply bookkeeping, often the largest part of an object, that an informer's users
+   * do not read.
+   */
+  public Fabric8ListerWatcher<T> withoutManagedFields() {
+    return new Fabric8ListerWatcher<>(client, type, namespace, labelSelector, fieldSelector, true);
+  }
+
+  /** Whether objects are handed out without {@code metadata.managedFields}. */
+  public boolean dropsManagedFields() {
+    return dropManagedFields;
   }
 
   public Class<T> type() {
@@ -91,6 +113,15 @@ public final class Fabric8ListerWatcher<T extends HasMetadata> implements Lister
     String resourceVersion = meta == null || meta.getResourceVersion() == null ? "" : meta.getResourceVersion();
     String continueToken = meta == null || meta.getContinue() == null ? "" : meta.getContinue();
     List<T> items = list.getItems() == null ? List.of() : list.getItems();
+    if (dropManagedFields) {
+      for (T item : items) {
+        var itemMeta = item.getMetadata();
+        if (itemMeta != null && itemMeta.getManagedFields() != null
+            && !itemMeta.getManagedFields().isEmpty()) {
+          itemMeta.setManagedFields(new java.util.ArrayList<>());
+        }
+      }
+    }
     return new ListPage<>(items, resourceVersion, continueToken);
   }
 
@@ -121,7 +152,7 @@ public final class Fabric8ListerWatcher<T extends HasMetadata> implements Lister
     var config = client.getConfiguration();
     long timeoutMillis = Math.max(1, config.getConnectionTimeout()) + Math.max(0, config.getRequestTimeout());
     return WebSocketWatchStream.open(client.getHttpClient(), java.net.URI.create(uri.toString()), type,
-        client.getKubernetesSerialization(), description(), timeoutMillis);
+        ClientSerialization.of(client), dropManagedFields, description(), timeoutMillis);
   }
 
   /** The collection's URL: {@code .../api/v1[/namespaces/ns]/pods} or {@code .../apis/group/version/...}. */

@@ -18,15 +18,19 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import tools.jackson.core.JsonParser;
+import tools.jackson.core.JsonToken;
+import tools.jackson.databind.ObjectReader;
 
 /**
  * One watch over a WebSocket opened with a fabric8 client's HTTP client (its transport,
  * authentication and rate limiting), decoded by the consuming thread. The HTTP client's event loop
  * only queues each frame; {@link #next()} decodes it: an API server writes
- * {@code {"type":"ADDED","object":{...}}}, so the object is bound straight to the watched class in
- * one pass, where fabric8's own watch first reads the object into a JSON tree (to find its kind)
- * and then converts the tree, on an executor of its own. Frames of another layout go through
- * fabric8's {@code WatchEvent} decoding.
+ * {@code {"type":"ADDED","object":{...}}}, so one streaming parse of the frame reads the type and
+ * binds the object straight to the watched class with a cached {@link ObjectReader} (optionally
+ * skipping {@code metadata.managedFields}), where fabric8's own watch first reads the object into
+ * a JSON tree (to find its kind) and then converts the tree, on an executor of its own. Frames of
+ * another layout go through fabric8's {@code WatchEvent} decoding.
  *
  * <p>How a watch ends: the connection closing (the server's timeout, a close from either side) or
  * failing becomes CLOSED; an ERROR event becomes ERROR carrying a {@link KubernetesClientException}
@@ -41,11 +45,13 @@ import org.slf4j.LoggerFactory;
 final class WebSocketWatchStream<T extends HasMetadata> implements WatchStream<T>, WebSocket.Listener {
 
   private static final Logger log = LoggerFactory.getLogger(WebSocketWatchStream.class);
-  private static final String TYPE_PREFIX = "{\"type\":\"";
-  private static final String OBJECT_FIELD = ",\"object\":";
 
   private final Class<T> type;
   private final KubernetesSerialization json;
+  // bind the event's object (the watched class) and an ERROR event's Status; immutable, shared
+  private final ObjectReader objects;
+  private final ObjectReader statuses;
+  private final boolean skipManagedFields;
   private final String description;
   // frames (String) in arrival order, then at most one terminal WatchEvent
   private final LinkedBlockingQueue<Object> frames = new LinkedBlockingQueue<>();
@@ -54,9 +60,17 @@ final class WebSocketWatchStream<T extends HasMetadata> implements WatchStream<T
   // confined to the consuming thread
   private boolean terminalConsumed;
 
-  WebSocketWatchStream(Class<T> type, KubernetesSerialization json, String description) {
+  /**
+   * @param skipManagedFields whether the objects' {@code metadata.managedFields} are skipped while
+   *     decoding (the informer transform kube-scheduler and kube-controller-manager install)
+   */
+  WebSocketWatchStream(Class<T> type, ClientSerialization json, boolean skipManagedFields,
+      String description) {
     this.type = type;
     this.json = json;
+    this.objects = json.reader(type, skipManagedFields);
+    this.statuses = json.reader(Status.class, false);
+    this.skipManagedFields = skipManagedFields;
     this.description = description;
   }
 
@@ -68,8 +82,8 @@ final class WebSocketWatchStream<T extends HasMetadata> implements WatchStream<T
    *     410, in {@link KubernetesClientException#getCode()}) or could not be reached (the cause)
    */
   static <T extends HasMetadata> WebSocketWatchStream<T> open(HttpClient http, URI uri, Class<T> type,
-      KubernetesSerialization json, String description, long timeoutMillis) {
-    WebSocketWatchStream<T> stream = new WebSocketWatchStream<>(type, json, description);
+      ClientSerialization json, boolean skipManagedFields, String description, long timeoutMillis) {
+    WebSocketWatchStream<T> stream = new WebSocketWatchStream<>(type, json, skipManagedFields, description);
     WebSocket.Builder builder = http.newWebSocketBuilder();
     builder.header("Origin", uri.getScheme() + "://" + uri.getHost()
         + (uri.getPort() == -1 ? "" : ":" + uri.getPort()));
@@ -169,12 +183,13 @@ final class WebSocketWatchStream<T extends HasMetadata> implements WatchStream<T
   /** The frame as an event; null for a type to skip; a decoding failure is an ERROR event. */
   WatchEvent<T> decode(String frame) {
     try {
-      if (frame.startsWith(TYPE_PREFIX)) {
-        int typeEnd = frame.indexOf('"', TYPE_PREFIX.length());
-        int close = frame.lastIndexOf('}');
-        if (typeEnd > 0 && frame.startsWith(OBJECT_FIELD, typeEnd + 1) && close > typeEnd) {
-          return event(frame.substring(TYPE_PREFIX.length(), typeEnd),
-              frame.substring(typeEnd + 1 + OBJECT_FIELD.length(), close));
+      try (JsonParser parser = objects.createParser(frame)) {
+        if (parser.nextToken() == JsonToken.START_OBJECT && "type".equals(parser.nextName())) {
+          String eventType = parser.nextStringValue();
+          if (eventType != null && "object".equals(parser.nextName())) {
+            parser.nextToken();
+            return event(eventType, parser);
+          }
         }
       }
       return generic(json.unmarshal(frame, io.fabric8.kubernetes.api.model.WatchEvent.class));
@@ -184,22 +199,31 @@ final class WebSocketWatchStream<T extends HasMetadata> implements WatchStream<T
     }
   }
 
-  private WatchEvent<T> event(String eventType, String object) {
+  /** The event of {@code eventType} whose object starts at {@code parser}'s current token. */
+  private WatchEvent<T> event(String eventType, JsonParser parser) {
     switch (eventType) {
       case "ADDED":
-        return WatchEvent.of(WatchEvent.Type.ADDED, json.unmarshal(object, type));
+        return WatchEvent.of(WatchEvent.Type.ADDED, object(parser));
       case "MODIFIED":
-        return WatchEvent.of(WatchEvent.Type.MODIFIED, json.unmarshal(object, type));
+        return WatchEvent.of(WatchEvent.Type.MODIFIED, object(parser));
       case "DELETED":
-        return WatchEvent.of(WatchEvent.Type.DELETED, json.unmarshal(object, type));
+        return WatchEvent.of(WatchEvent.Type.DELETED, object(parser));
       case "BOOKMARK":
-        return WatchEvent.bookmark(Cache.resourceVersion(json.unmarshal(object, type)));
+        return WatchEvent.bookmark(Cache.resourceVersion(object(parser)));
       case "ERROR":
-        return WatchEvent.error(new KubernetesClientException(json.unmarshal(object, Status.class)));
+        return WatchEvent.error(new KubernetesClientException(statuses.<Status>readValue(parser)));
       default:
         log.warn("{}: ignoring unexpected watch event type {}", description, eventType);
         return null;
     }
+  }
+
+  private T object(JsonParser parser) {
+    T object = objects.readValue(parser);
+    if (object == null) {
+      throw new KubernetesClientException(description + ": watch event without an object");
+    }
+    return object;
   }
 
   /** A frame decoded by fabric8 (another field order): the object converted to the watched class. */
@@ -216,6 +240,11 @@ final class WebSocketWatchStream<T extends HasMetadata> implements WatchStream<T
       return null;
     }
     T typed = type.isInstance(object) ? type.cast(object) : json.convertValue(object, type);
+    if (skipManagedFields && typed.getMetadata() != null
+        && typed.getMetadata().getManagedFields() != null
+        && !typed.getMetadata().getManagedFields().isEmpty()) {
+      typed.getMetadata().setManagedFields(new java.util.ArrayList<>());
+    }
     return "BOOKMARK".equals(eventType) ? WatchEvent.bookmark(Cache.resourceVersion(typed))
         : WatchEvent.of(WatchEvent.Type.valueOf(eventType), typed);
   }

@@ -5,6 +5,7 @@ import static io.berth.informer.Pods.pod;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.fabric8.kubernetes.api.model.ManagedFieldsEntryBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodListBuilder;
@@ -147,5 +148,36 @@ class Fabric8ListerWatcherTest {
     assertThat(lw.inNamespace("ns").withLabelSelector("app=web").withFieldSelector("spec.nodeName=n1")
         .description()).isEqualTo("Pod in ns labels=app=web fields=spec.nodeName=n1");
     assertThat(lw.inNamespace("").namespace()).isEmpty();
+  }
+
+  private static Pod withManagedFields(Pod pod) {
+    pod.getMetadata().setManagedFields(java.util.List.of(new ManagedFieldsEntryBuilder().withManager("kubectl")
+        .withOperation("Update").withApiVersion("v1").withFieldsType("FieldsV1").build()));
+    return pod;
+  }
+
+  @Test
+  void withoutManagedFieldsListsAndWatchesObjectsWithoutThem() throws Exception {
+    api.server.expect().get().withPath(PODS + "?limit=500&resourceVersion=0")
+        .andReturn(200, new PodListBuilder().withNewMetadata().withResourceVersion("4").endMetadata()
+            .withItems(withManagedFields(pod("ns", "a", "3"))).build())
+        .once();
+    api.server.expect().get().withPath(watchPath(PODS, "4"))
+        .andUpgradeToWebSocket().open()
+        .waitFor(10).andEmit(event(withManagedFields(pod("ns", "a", "5")), "MODIFIED"))
+        .done().once();
+    Fabric8ListerWatcher<Pod> dropping = lw.withoutManagedFields();
+    assertThat(dropping.dropsManagedFields()).isTrue();
+    assertThat(lw.dropsManagedFields()).isFalse();
+    assertThat(dropping.inNamespace("ns").withLabelSelector("a=b").dropsManagedFields()).isTrue();
+    ListPage<Pod> page = dropping.list(new ListRequest("0", 500, ""));
+    assertThat(page.items()).singleElement()
+        .satisfies(p -> assertThat(p.getMetadata().getManagedFields()).isEmpty());
+    WatchStream<Pod> stream = dropping.watch(new WatchRequest("4", 300));
+    WatchEvent<Pod> event = next(stream);
+    assertThat(event.type()).isEqualTo(WatchEvent.Type.MODIFIED);
+    assertThat(event.object().orElseThrow().getMetadata().getManagedFields()).isEmpty();
+    assertThat(event.object().orElseThrow().getMetadata().getName()).isEqualTo("a");
+    stream.close();
   }
 }

@@ -107,4 +107,33 @@ class SharedInformerFactoryMockServerTest {
     factory.start();
     assertThat(factory.waitForCacheSync(Duration.ofMillis(300))).isFalse();
   }
+
+  @Test
+  void aFactoryDroppingManagedFieldsCachesObjectsWithoutThem() throws Exception {
+    Pod listed = new PodBuilder().withNewMetadata().withName("listed").addNewManagedField().withManager("kubectl")
+        .withOperation("Update").withApiVersion("v1").endManagedField().endMetadata().build();
+    api.client.pods().inNamespace("ns1").resource(listed).create();
+    SharedInformerFactory dropping = SharedInformerFactory.droppingManagedFields(api.client, Duration.ZERO);
+    try {
+      dropping.informerFor(Pod.class);
+      factory.informerFor(Pod.class);
+      dropping.start();
+      factory.start();
+      assertThat(dropping.waitForCacheSync(WAIT)).isTrue();
+      assertThat(factory.waitForCacheSync(WAIT)).isTrue();
+      await().atMost(WAIT).until(() -> dropping.informerFor(Pod.class).isWatching());
+      api.client.pods().inNamespace("ns1").resource(new PodBuilder(listed).editMetadata().withName("watched")
+          .endMetadata().build()).create();
+      Lister<Pod> pods = dropping.lister(Pod.class);
+      await().atMost(WAIT).until(() -> pods.get("ns1", "watched").isPresent()
+          && factory.lister(Pod.class).get("ns1", "watched").isPresent());
+      assertThat(pods.list()).hasSize(2)
+          .allSatisfy(p -> assertThat(p.getMetadata().getManagedFields()).isEmpty());
+      // the default factory keeps them
+      assertThat(factory.lister(Pod.class).list()).hasSize(2)
+          .allSatisfy(p -> assertThat(p.getMetadata().getManagedFields()).hasSize(1));
+    } finally {
+      dropping.shutdown();
+    }
+  }
 }

@@ -1,11 +1,8 @@
 package io.berth.scheduler;
 
 import io.berth.framework.EventRecorder;
-import io.fabric8.kubernetes.api.model.Event;
-import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -54,7 +51,6 @@ public final class KubernetesEventRecorder implements EventRecorder, AutoCloseab
   static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(5);
 
   private final EventSink sink;
-  private final KubernetesSerialization serialization;
   private final String component;
   private final InstantSource clock;
   private final Duration closeTimeout;
@@ -90,14 +86,12 @@ public final class KubernetesEventRecorder implements EventRecorder, AutoCloseab
 
   /** Registers {@code berth_scheduler_events_total{profile,result}} in {@code metrics}. */
   public KubernetesEventRecorder(KubernetesClient client, String component, MeterRegistry metrics) {
-    this(EventSink.over(client), client.getKubernetesSerialization(), component, metrics,
-        InstantSource.system(), CLOSE_TIMEOUT);
+    this(EventSink.over(client), component, metrics, InstantSource.system(), CLOSE_TIMEOUT);
   }
 
-  KubernetesEventRecorder(EventSink sink, KubernetesSerialization serialization, String component,
-      MeterRegistry metrics, InstantSource clock, Duration closeTimeout) {
+  KubernetesEventRecorder(EventSink sink, String component, MeterRegistry metrics, InstantSource clock,
+      Duration closeTimeout) {
     this.sink = Objects.requireNonNull(sink, "sink");
-    this.serialization = serialization;
     this.component = component;
     this.clock = clock;
     this.closeTimeout = closeTimeout;
@@ -248,19 +242,10 @@ public final class KubernetesEventRecorder implements EventRecorder, AutoCloseab
 
   private void create(Series s) {
     Pending p = s.first;
-    String first = timestamp(p.at);
-    Event event = new EventBuilder()
-        .withNewMetadata().withNamespace(p.namespace).withName(s.name).endMetadata()
-        .withNewInvolvedObject()
-        .withApiVersion(p.apiVersion).withKind(p.kind).withNamespace(p.namespace)
-        .withName(p.name).withUid(p.uid).withResourceVersion(p.resourceVersion)
-        .endInvolvedObject()
-        .withType(p.type).withReason(p.reason).withAction(p.action).withMessage(p.message)
-        .withNewSource().withComponent(component).endSource()
-        .withReportingComponent(component)
-        .withFirstTimestamp(first).withLastTimestamp(timestamp(s.last)).withCount(s.count)
-        .build();
-    send(s, true, () -> sink.create(p.namespace, serialization.asJson(event)));
+    String json = EventJson.create(p.namespace, s.name, new EventJson.Regarding(p.apiVersion, p.kind,
+        p.namespace, p.name, p.uid, p.resourceVersion), p.type, p.reason, p.action, p.message, component,
+        timestamp(p.at), timestamp(s.last), s.count);
+    send(s, true, () -> sink.create(p.namespace, json));
   }
 
   private void patch(Series s) {

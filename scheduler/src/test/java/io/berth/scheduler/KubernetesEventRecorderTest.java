@@ -95,7 +95,7 @@ class KubernetesEventRecorderTest {
   }
 
   private KubernetesEventRecorder recorder(EventSink sink, Duration closeTimeout) {
-    KubernetesEventRecorder r = new KubernetesEventRecorder(sink, JSON, "test-scheduler", metrics,
+    KubernetesEventRecorder r = new KubernetesEventRecorder(sink, "test-scheduler", metrics,
         InstantSource.fixed(Instant.parse("2026-12-01T12:00:00.123Z")), closeTimeout);
     toClose.add(r);
     return r;
