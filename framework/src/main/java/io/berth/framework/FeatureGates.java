@@ -75,6 +75,11 @@ public final class FeatureGates {
     return java.util.Collections.unmodifiableMap(d);
   }
 
+  /** Every gate Berth knows with its v1.36 default, in name order. */
+  public static Map<String, Boolean> known() {
+    return java.util.Collections.unmodifiableMap(new TreeMap<>(DEFAULTS));
+  }
+
   /** Every gate at its default. */
   public static FeatureGates defaults() {
     return new FeatureGates(DEFAULTS);
