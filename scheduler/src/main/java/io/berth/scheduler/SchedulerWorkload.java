@@ -11,6 +11,7 @@ import io.berth.scheduler.config.SchedulerConfiguration;
 import io.berth.scheduler.debug.DebugEndpoints;
 import io.berth.scheduler.debug.LeaderForwarding;
 import io.berth.scheduler.debug.Simulation;
+import io.berth.scheduler.debug.SimulationRegistry;
 import io.berth.scheduler.debug.SnapshotReport;
 import io.berth.scheduler.explain.ExplainStore;
 import io.berth.scheduler.explain.ResultAnnotations;
@@ -94,7 +95,8 @@ final class SchedulerWorkload implements DaemonWorkload {
     new DebugEndpoints(a.explainer(),
         new SnapshotReport(a.cache(), a.queue(), nodes::list, pods::list,
             a.scheduler()::responsibleFor),
-        new Simulation(config, registry, listers, featureGates, a.cache()),
+        new Simulation(config, registry, listers, featureGates, a.cache(),
+            new SimulationRegistry(context.client())),
         leadership(context)).register(context.routes());
     if (context.instance().lease().isPresent()) {
       new LeaderForwarding(context.instance(), explain.debugAdvertiseAddress(), () -> working)

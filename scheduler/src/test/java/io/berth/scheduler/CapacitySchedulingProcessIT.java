@@ -37,6 +37,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Elastic quotas end to end, through the scheduler jar as users run it with a profile enabling CapacityScheduling
@@ -53,6 +55,7 @@ class CapacitySchedulingProcessIT {
   private static final Path CRD = Path.of("..", "deploy", "crds", "scheduling.x-k8s.io_elasticquotas.yaml");
   private static final String API_VERSION = "scheduling.x-k8s.io/v1alpha1";
   private static final HttpClient HTTP = HttpClient.newHttpClient();
+  private static final JsonMapper JSON = JsonMapper.builder().build();
   private static final String CONFIG = String.join("\n",
       "apiVersion: kubescheduler.config.k8s.io/v1",
       "kind: KubeSchedulerConfiguration",
@@ -124,6 +127,14 @@ class CapacitySchedulingProcessIT {
     await().atMost(WAIT).until(() -> failedScheduling("a", "a-over").stream().anyMatch(m -> m.contains(
         "ElasticQuota \"a/quota-a\" is at its max: cpu: used 6 + requested 1 exceeds max 6 (min 4)")));
     assertThat(client.pods().inNamespace("a").withName("a-over").get().getSpec().getNodeName()).isNull();
+    // /debug/simulate reads a copy of the live quotas: a's pod is over its max there too; b's pod fits on paper,
+    // and the exact used amounts of b below show that its simulated Reserve charged only the copy
+    JsonNode over = simulate(port, pod("a", "a-simulated", "low", false));
+    assertThat(over.path("outcome").asString()).as("%s", over).isEqualTo("UNSCHEDULABLE");
+    assertThat(over.path("message").asString()).contains(
+        "ElasticQuota \"a/quota-a\" is at its max: cpu: used 6 + requested 1 exceeds max 6 (min 4)");
+    assertThat(simulate(port, pod("b", "b-simulated", "low", false)).path("outcome").asString())
+        .isEqualTo("SCHEDULED");
 
     // b's first two pods take the two idle cpus
     create("b", pod("b", "b-0", "low", false));
@@ -265,6 +276,17 @@ class CapacitySchedulingProcessIT {
     Matcher m = LISTENING.matcher(output(i));
     assertThat(m.find()).as("logged port; output:\n%s", output(i)).isTrue();
     return Integer.parseInt(m.group(1));
+  }
+
+  /** The one result of simulating {@code pod}. */
+  private JsonNode simulate(int port, Pod pod) throws Exception {
+    HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port
+        + "/debug/simulate")).POST(HttpRequest.BodyPublishers.ofString(client.getKubernetesSerialization()
+        .asJson(pod))).build(), HttpResponse.BodyHandlers.ofString());
+    assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+    JsonNode root = JSON.readTree(r.body());
+    assertThat(root.path("notes")).as("simulated with the live quotas").isEmpty();
+    return root.path("results").get(0);
   }
 
   private static HttpResponse<String> get(int port, String path) throws Exception {

@@ -13,6 +13,10 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,11 +26,15 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Gang scheduling through the runnable scheduler jar (as users run it) against the embedded
@@ -116,6 +124,19 @@ class GangSchedulingProcessIT {
     cluster.close();
   }
 
+  /** The one result of simulating {@code pod} on the jar's {@code --port}. */
+  private JsonNode simulate(Pod pod) throws Exception {
+    Matcher port = Pattern.compile("listening on :(\\d+)").matcher(output());
+    assertThat(port.find()).as("logged port; output:\n%s", output()).isTrue();
+    HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(
+        "http://localhost:" + port.group(1) + "/debug/simulate")).POST(HttpRequest.BodyPublishers.ofString(
+        client.getKubernetesSerialization().asJson(pod))).build(), HttpResponse.BodyHandlers.ofString());
+    assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+    JsonNode root = JsonMapper.builder().build().readTree(r.body());
+    assertThat(root.path("notes")).as("simulated with the live PodGroups").isEmpty();
+    return root.path("results").get(0);
+  }
+
   private String output() {
     try {
       return Files.readString(log, StandardCharsets.UTF_8);
@@ -190,6 +211,11 @@ class GangSchedulingProcessIT {
     await().atMost(WAIT).until(() -> eventSays("g0", "PodGroup \"default/gang\"",
         "cpu: needs 8, 6 free, short by 2"));
     assertThat(bound("gang")).isZero();
+    // /debug/simulate reads the live PodGroup: one more member is checked against its group's minMember
+    JsonNode simulated = simulate(memberPod("g-simulated", "gang"));
+    assertThat(simulated.path("outcome").asString()).as("%s", simulated).isEqualTo("UNSCHEDULABLE");
+    assertThat(simulated.path("message").asString()).contains("PodGroup \"default/gang\" does not fit the "
+        + "cluster's free capacity (requests of 8 members): cpu: needs 8, 6 free, short by 2");
 
     cluster.nodes().add(NodeSpec.node("n3").withCpu("2"));
     await().atMost(ONE_BACKOFF.plusSeconds(5)).until(() -> bound("gang") == 8);

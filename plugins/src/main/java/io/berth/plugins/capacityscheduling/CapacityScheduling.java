@@ -24,8 +24,10 @@ import io.berth.framework.Status;
 import io.berth.plugins.coscheduling.PodGroupLister;
 import io.berth.plugins.defaultpreemption.PreemptionEvaluator;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -57,7 +59,8 @@ import org.slf4j.LoggerFactory;
  * Until the ElasticQuotas and pods have been listed, pods are held (UnschedulableAndUnresolvable, no preemption)
  * rather than scheduled against a partial count. A malformed ElasticQuota holds only its namespace's pods, with a message naming the field.
  * Thread-safe: the scheduling thread, binding threads, the informers and the status timer call it; shared state is
- * the book (its own lock) and concurrent maps.
+ * the book (its own lock) and concurrent maps; the per-client map of live plugins ({@link #live}, for
+ * {@link #copyOf}) is guarded by the class lock.
  */
 public final class CapacityScheduling implements PreEnqueuePlugin, PreFilterPlugin, PostFilterPlugin,
     ReservePlugin, EnqueueExtensions, io.berth.framework.SignPlugin {
@@ -67,8 +70,13 @@ public final class CapacityScheduling implements PreEnqueuePlugin, PreFilterPlug
 
   private static final Logger LOG = LoggerFactory.getLogger(CapacityScheduling.class);
 
+  // the first plugin started over each client (a daemon has one client; with several profiles, the first profile's);
+  // guarded by CapacityScheduling.class; lives as long as the process, as the plugin's informers do
+  private static final Map<KubernetesClient, CapacityScheduling> LIVE = new IdentityHashMap<>();
+
   private final Handle handle;
   private final QuotaBook book;
+  private final PodGroupLister podGroups;
   private final GangDemand gang;
   private final PreemptionEvaluator evaluator;
   // namespace -> why its ElasticQuota is malformed; its pods are held
@@ -84,6 +92,7 @@ public final class CapacityScheduling implements PreEnqueuePlugin, PreFilterPlug
       ObjectLister<Pod> pods) {
     this.handle = handle;
     this.book = book;
+    this.podGroups = podGroups;
     this.gang = new GangDemand(podGroups, pods, book);
     this.evaluator = PreemptionEvaluator.create(NAME, handle, args.minCandidateNodesPercentage(),
         args.minCandidateNodesAbsolute(), new QuotaVictimPolicy(book, handle.pluginMetrics()));
@@ -121,6 +130,37 @@ public final class CapacityScheduling implements PreEnqueuePlugin, PreFilterPlug
         groups, handle.lister(Pod.class));
     handle.addEventHandler(Pod.class, plugin.podHandler());
     return plugin;
+  }
+
+  /** Makes {@code plugin} the one {@link #live} finds for {@code client}, unless one already is (the first wins). */
+  static void registerLive(KubernetesClient client, CapacityScheduling plugin) {
+    synchronized (CapacityScheduling.class) {
+      LIVE.putIfAbsent(client, plugin);
+    }
+  }
+
+  /**
+   * The plugin {@link #create} started over {@code client} (with several profiles, the first profile's), if any;
+   * starts nothing. For a read-only reader of the daemon's quota state ({@link #copyOf}).
+   */
+  public static Optional<CapacityScheduling> live(KubernetesClient client) {
+    synchronized (CapacityScheduling.class) {
+      return Optional.ofNullable(LIVE.get(client));
+    }
+  }
+
+  /**
+   * A plugin for a what-if run (the scheduler's {@code /debug/simulate}) over a copy of {@code live}'s state: its
+   * ElasticQuotas (and malformed ones), the charged pods and the nominations as they are now, its PodGroups and
+   * whether its informers have listed everything. The copy's Reserve, Unreserve and PostFilter change only the copy;
+   * it watches nothing (its book never follows the cluster) and writes no status; {@code live} is only read.
+   */
+  public static Plugin copyOf(CapacityScheduling live, Map<String, Object> args, Handle handle) {
+    CapacityScheduling copy = new CapacityScheduling(CapacitySchedulingArgs.parse(args), handle, live.book.copy(),
+        live.podGroups, handle.lister(Pod.class));
+    copy.invalid.putAll(live.invalid);
+    copy.synced = live.synced;
+    return copy;
   }
 
   @Override

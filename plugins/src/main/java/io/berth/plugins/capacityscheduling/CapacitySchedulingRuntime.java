@@ -23,8 +23,9 @@ import java.util.function.BooleanSupplier;
  * ElasticQuotas and PodGroups over the handle's client, and a daemon timer that runs the {@link UsedStatusWriter}
  * every {@code statusUpdatePeriodSeconds} (once everything is listed and this instance has run a scheduling cycle,
  * so a standby replica does not write) and activates the held pods once everything is listed. Without a client
- * (a configuration only validated) there are no informers and the plugin never writes. Stateless; what it starts
- * lives as long as the process.
+ * (a configuration only validated) there are no informers and the plugin never writes. The first plugin started
+ * over a client is the one {@link CapacityScheduling#live} finds. Stateless; what it starts lives as long as the
+ * process.
  */
 final class CapacitySchedulingRuntime {
   static final ResourceDefinitionContext QUOTAS =
@@ -58,6 +59,7 @@ final class CapacitySchedulingRuntime {
       return plugin;
     }
     KubernetesClient c = client.get();
+    CapacityScheduling.registerLive(c, plugin);
     CustomResourceInformer quotas = new CustomResourceInformer(c, QUOTAS, new ResourceEventHandler<>() {
       @Override
       public void onAdd(GenericKubernetesResource obj) {

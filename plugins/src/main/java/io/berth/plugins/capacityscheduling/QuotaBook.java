@@ -42,6 +42,27 @@ final class QuotaBook {
   // namespaces whose quota is labelled preemptible; immutable, replaced under this
   private volatile Set<String> preemptibleNamespaces = Set.of();
 
+  /**
+   * An independent book with this one's quotas, charged pods and nominations as they are now: changes to either
+   * leave the other as it was (what-if runs charge only their copy).
+   */
+  synchronized QuotaBook copy() {
+    QuotaBook c = new QuotaBook();
+    quotas.forEach((ns, byName) -> c.quotas.put(ns, new TreeMap<>(byName)));
+    usage.forEach((ns, u) -> {
+      Usage copied = new Usage();
+      copied.pods.putAll(u.pods);
+      copied.used.putAll(u.used);
+      copied.labelledPreemptibleUsed.putAll(u.labelledPreemptibleUsed);
+      c.usage.put(ns, copied);
+    });
+    c.nominated.putAll(nominated);
+    c.version = version;
+    c.snapshot = snapshot;
+    c.preemptibleNamespaces = preemptibleNamespaces;
+    return c;
+  }
+
   /** Adds or replaces a quota; true when its namespace's effective quota changed. */
   synchronized boolean putQuota(ElasticQuota q) {
     Optional<ElasticQuota> before = effective(q.namespace());

@@ -169,6 +169,17 @@ public final class Coscheduling implements QueueSortPlugin, PreEnqueuePlugin, Pr
   }
 
   /**
+   * As {@link #create(Map, Handle, PodGroupLister)} with the group timers (schedule timeouts, backoffs) on
+   * {@code timers}, which the caller owns and shuts down: for a short-lived embedding (the scheduler's
+   * {@code /debug/simulate}) whose plugins must not leave a timer thread behind.
+   */
+  public static Plugin create(Map<String, Object> args, Handle handle, PodGroupLister podGroups,
+      ScheduledExecutorService timers) {
+    return new Coscheduling(CoschedulingArgs.parse(args), handle, podGroups, GroupMembers.of(handle),
+        Clock.systemUTC(), Objects.requireNonNull(timers, "timers"));
+  }
+
+  /**
    * As {@link #create(Map, Handle)} with the groups of {@code groups} instead of informers over the handle's client,
    * for an embedding that keeps the PodGroups itself (the replay): the groups it reports through
    * {@link GroupResolver#changed} activate their pending members, as informer events do.

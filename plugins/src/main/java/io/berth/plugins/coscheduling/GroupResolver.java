@@ -13,7 +13,8 @@ import java.util.function.Consumer;
  * Resolves a pod's {@link GroupRef} to its group in either API: scheduler-plugins' PodGroups through one lister,
  * kube-scheduler 1.36's {@code scheduling.k8s.io/v1alpha2} PodGroups through another. {@link #start} backs both with
  * informers ({@link PodGroupInformer}); {@link #shared} hands every plugin of one client the same resolver, so
- * Coscheduling and TopologyPlacement watch the groups once. Tests pass their own listers. Thread-safe as its
+ * Coscheduling and TopologyPlacement watch the groups once, and {@link #existing} finds it without starting one.
+ * Tests pass their own listers. Thread-safe as its
  * listers are (the shared map is guarded by its class lock; listeners are a copy-on-write list); owns and closes the
  * informers it started.
  */
@@ -85,6 +86,17 @@ public final class GroupResolver implements PodGroupLister, AutoCloseable {
     }
     r.listen(onChange, onDelete);
     return r;
+  }
+
+  /**
+   * The resolver {@link #shared} already started for {@code client}, if any; starts nothing and adds no listener, so
+   * a read-only reader (the scheduler's {@code /debug/simulate}) sees the groups the daemon's plugins watch without
+   * watching them again. Empty when no plugin of {@code client} asked for the shared resolver.
+   */
+  public static Optional<GroupResolver> existing(KubernetesClient client) {
+    synchronized (GroupResolver.class) {
+      return Optional.ofNullable(SHARED.get(client));
+    }
   }
 
   /**

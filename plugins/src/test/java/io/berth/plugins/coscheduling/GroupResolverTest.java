@@ -71,4 +71,49 @@ class GroupResolverTest {
     only.close();
     client.close();
   }
+
+  @Test
+  void existingStartsNothingAndFromManyThreadsFindsOnlyTheOneSharedResolver() throws Exception {
+    KubernetesClient client = new KubernetesClientBuilder().withConfig(new ConfigBuilder()
+        .withMasterUrl("http://127.0.0.1:9").withRequestRetryBackoffLimit(0).build()).build();
+    KubernetesClient other = new KubernetesClientBuilder().withConfig(new ConfigBuilder()
+        .withMasterUrl("http://127.0.0.1:9").withRequestRetryBackoffLimit(0).build()).build();
+    for (int i = 0; i < 3; i++) {
+      assertThat(GroupResolver.existing(client)).as("no plugin asked: nothing is started").isEmpty();
+    }
+    int threads = 8;
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    CountDownLatch start = new CountDownLatch(1);
+    Set<GroupResolver> shared = ConcurrentHashMap.newKeySet();
+    Set<GroupResolver> found = ConcurrentHashMap.newKeySet();
+    List<Future<?>> futures = new ArrayList<>();
+    for (int i = 0; i < threads; i++) {
+      boolean starter = i % 2 == 0;
+      futures.add(pool.submit(() -> {
+        start.await();
+        for (int j = 0; j < 200; j++) {
+          if (starter && j == 0) {
+            shared.add(GroupResolver.shared(client, null));
+          }
+          GroupResolver.existing(client).ifPresent(found::add);
+          assertThat(GroupResolver.existing(other)).isEmpty();
+        }
+        return null;
+      }));
+    }
+    start.countDown();
+    for (Future<?> f : futures) {
+      f.get();
+    }
+    pool.shutdown();
+    assertThat(shared).hasSize(1);
+    GroupResolver only = shared.iterator().next();
+    assertThat(found).containsExactly(only);
+    assertThat(GroupResolver.existing(client)).containsSame(only);
+    assertThat(GroupResolver.existing(other)).as("another client's resolver is never started by existing")
+        .isEmpty();
+    only.close();
+    client.close();
+    other.close();
+  }
 }

@@ -203,14 +203,18 @@ public final class DebugEndpoints {
     if (pods.isEmpty()) {
       return error(400, "request body: no Pod to simulate");
     }
-    List<Simulation.Result> results;
+    Simulation.Report report;
     try {
-      results = simulation.run(pods, config);
+      report = simulation.simulate(pods, config);
     } catch (IllegalArgumentException e) {
       return error(400, e.getMessage());
     }
+    List<Simulation.Result> results = report.results();
     if ("text".equals(query(uri, "format"))) {
       StringBuilder out = new StringBuilder();
+      for (String note : report.notes()) {
+        out.append("note: ").append(note).append('\n');
+      }
       for (Simulation.Result r : results) {
         int slash = r.pod().indexOf('/');
         out.append(ExplainText.render(new Explanation(r.pod().substring(0, slash),
@@ -221,6 +225,8 @@ public final class DebugEndpoints {
     }
     ObjectNode root = F.objectNode();
     root.put("configuration", config == null ? "scheduler" : "request");
+    ArrayNode notes = root.putArray("notes");
+    report.notes().forEach(notes::add);
     ArrayNode arr = root.putArray("results");
     for (Simulation.Result r : results) {
       ObjectNode n = arr.addObject();

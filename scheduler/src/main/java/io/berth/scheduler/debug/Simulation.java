@@ -43,7 +43,10 @@ import java.util.concurrent.ScheduledExecutorService;
  * Where pods would land now, without binding or writing anything ({@code POST /debug/simulate}):
  * copies the scheduler's cache into a private snapshot, builds the profiles afresh (from the
  * scheduler's configuration or one given with the request) with no API client, no pod writes and
- * no events, and runs the scheduling cycle for each pod in turn: PreFilter, Filter, PreScore and
+ * no events, over the daemon's listers read-only ({@link ReadOnlyListers}: a plugin's event handler
+ * is handed the objects listed now and never registered) and with the gang and quota plugins
+ * reading the live daemon's PodGroups and a copy of its quota book ({@link SimulationRegistry}),
+ * and runs the scheduling cycle for each pod in turn: PreFilter, Filter, PreScore and
  * Score; for a pod no node fits, PostFilter (preemption: the candidates, the victims it would
  * evict and the node it would nominate, through a {@link PodApi} that writes nothing, so no pod
  * is evicted or patched); for a placed pod, Reserve and Permit on the chosen node (a pod Permit
@@ -58,8 +61,11 @@ public final class Simulation {
   private final ListerProvider listers;
   private final FeatureGates featureGates;
   private final SchedulerCache cache;
+  private final SimulationRegistry live;
 
   /**
+   * A simulation with no live daemon behind it: the registry's factories as they are.
+   *
    * @param config the scheduler's configuration (used when a request brings none)
    * @param registry the plugin registry
    * @param listers the informer listers plugins read (read-only)
@@ -68,11 +74,21 @@ public final class Simulation {
    */
   public Simulation(SchedulerConfiguration config, Registry registry, ListerProvider listers,
       FeatureGates featureGates, SchedulerCache cache) {
+    this(config, registry, listers, featureGates, cache, SimulationRegistry.NONE);
+  }
+
+  /**
+   * As {@link #Simulation(SchedulerConfiguration, Registry, ListerProvider, FeatureGates,
+   * SchedulerCache)}, the gang and quota plugins reading the live state {@code live} finds.
+   */
+  public Simulation(SchedulerConfiguration config, Registry registry, ListerProvider listers,
+      FeatureGates featureGates, SchedulerCache cache, SimulationRegistry live) {
     this.config = Objects.requireNonNull(config, "config");
     this.registry = Objects.requireNonNull(registry, "registry");
-    this.listers = Objects.requireNonNull(listers, "listers");
+    this.listers = new ReadOnlyListers(Objects.requireNonNull(listers, "listers"));
     this.featureGates = Objects.requireNonNull(featureGates, "featureGates");
     this.cache = Objects.requireNonNull(cache, "cache");
+    this.live = Objects.requireNonNull(live, "live");
   }
 
   public Registry registry() {
@@ -90,11 +106,30 @@ public final class Simulation {
   }
 
   /**
+   * A call's results, and what the caller should know of how they were reached.
+   *
+   * @param results one per pod, in order
+   * @param notes the plugins simulated without the live state they need (see
+   *     {@link SimulationRegistry}), one sentence each; empty when none
+   */
+  public record Report(List<Result> results, List<String> notes) {
+    public Report {
+      results = List.copyOf(results);
+      notes = List.copyOf(notes);
+    }
+  }
+
+  /** {@link #simulate}'s results alone. */
+  public List<Result> run(List<Pod> pods, SchedulerConfiguration configuration) {
+    return simulate(pods, configuration).results();
+  }
+
+  /**
    * Simulates {@code pods} in order against {@code configuration} (the scheduler's own when
    * null). Throws {@link IllegalArgumentException} naming the pod and field for a pod no profile
    * schedules.
    */
-  public List<Result> run(List<Pod> pods, SchedulerConfiguration configuration) {
+  public Report simulate(List<Pod> pods, SchedulerConfiguration configuration) {
     SchedulerConfiguration cfg = configuration == null ? config : configuration;
     CacheDump dump = cache.dump();
     List<Node> nodes = new ArrayList<>();
@@ -113,10 +148,12 @@ public final class Simulation {
       return t;
     });
     DefaultParallelizer parallelizer = new DefaultParallelizer(cfg.parallelism());
+    List<String> notes = new ArrayList<>();
     try {
+      Registry plugins = live.forCall(registry, timers, notes);
       Map<String, Framework> profiles = new LinkedHashMap<>();
       for (ProfileConfig profile : cfg.profiles()) {
-        profiles.put(profile.schedulerName(), FrameworkRuntime.builder(registry, profile)
+        profiles.put(profile.schedulerName(), FrameworkRuntime.builder(plugins, profile)
             .podApi(DRY_RUN).featureGates(featureGates).listers(listers)
             .parallelizer(parallelizer).snapshot(() -> current[0]).timers(timers).build());
       }
@@ -141,7 +178,7 @@ public final class Simulation {
           current[0] = Snapshot.of(placed, nodes);
         }
       }
-      return out;
+      return new Report(out, notes);
     } finally {
       timers.shutdownNow();
       parallelizer.close();
