@@ -127,6 +127,16 @@ public final class PodInfo {
     return info;
   }
 
+  /**
+   * Makes {@code info} what {@link #of} returns for its pod while it stays in the table of recent
+   * ones: a scheduling cycle hands over the PodInfo the queue derived when the pod arrived, so that
+   * the plugins' and signers' {@code of} calls find it instead of parsing the pod again (by the
+   * time a pod is popped, later arrivals have usually taken its slot).
+   */
+  public static void remember(PodInfo info) {
+    RECENT[System.identityHashCode(info.pod) & (RECENT.length - 1)] = info;
+  }
+
   // Recently derived PodInfos by the identity hash of their pod. Racy on purpose: PodInfo's fields are final, so a
   // reader sees either a whole PodInfo or an older one (a miss only costs deriving it again).
   private static final PodInfo[] RECENT = new PodInfo[64];

@@ -63,10 +63,17 @@ public final class PodSigners {
 
   /**
    * The pod's effective requests and their non-zero variant (what NodeResourcesFit and
-   * NodeResourcesBalancedAllocation read: containers, init containers and the overhead).
+   * NodeResourcesBalancedAllocation read: containers, init containers and the overhead). Taken
+   * from the pod's {@link PodInfo} (derived once per pod object and shared with the plugins'
+   * PreFilter, so signing parses no quantity again); a pod whose quantities do not parse is
+   * computed afresh, which throws naming the bad quantity. The values must not be mutated.
    */
   public static List<Resource> resources(Pod pod) {
-    return List.of(PodRequests.of(pod), PodRequests.nonZero(pod));
+    PodInfo info = PodInfo.of(pod);
+    if (info.parseError().isPresent()) {
+      return List.of(PodRequests.of(pod), PodRequests.nonZero(pod));
+    }
+    return List.of(info.requests(), info.nonZeroRequests());
   }
 
   private static void addHostPorts(List<Container> containers, TreeSet<HostPort> out) {

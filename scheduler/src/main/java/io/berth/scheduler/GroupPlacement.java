@@ -84,20 +84,25 @@ final class GroupPlacement {
    * failure with everything undone as by {@link #discard}.
    */
   Status commit() {
-    int inCache = 0;
+    List<PodInfo> infos = new ArrayList<>(placed.size());
     for (Placed p : placed) {
-      try {
-        cache.assumePod(p.assumedInfo());
-      } catch (RuntimeException e) {
-        LOG.error("assuming pod {} of a group failed; discarding the group", p.pInfo().key(), e);
-        undo(inCache);
-        return Status.asError(e);
-      }
-      inCache++;
+      infos.add(p.assumedInfo());
     }
+    try {
+      // all or none, in one hold of the cache's lock
+      cache.assumePods(infos);
+    } catch (RuntimeException e) {
+      LOG.error("assuming the {} members of a group failed; discarding the group", placed.size(),
+          e);
+      undo(0);
+      return Status.asError(e);
+    }
+    int inCache = placed.size();
+    List<Pod> assumed = new ArrayList<>(placed.size());
     for (Placed p : placed) {
-      queue.deleteNominatedPodIfExists(p.assumed());
+      assumed.add(p.assumed());
     }
+    queue.deleteNominatedPodsIfExist(assumed);
     for (Placed p : placed) {
       Status permit = fw.runPermitPlugins(p.state(), p.assumed(), p.host());
       if (!permit.isSuccess() && !permit.isWait()) {

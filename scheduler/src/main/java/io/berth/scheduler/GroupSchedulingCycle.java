@@ -7,6 +7,7 @@ import io.berth.framework.GroupPreemptionPlugin;
 import io.berth.framework.NominatingInfo;
 import io.berth.framework.PodGroupPlugin;
 import io.berth.framework.PodGroupRef;
+import io.berth.framework.PodInfo;
 import io.berth.framework.QueuedPodInfo;
 import io.berth.framework.Status;
 import io.berth.framework.StatusException;
@@ -24,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -117,16 +119,19 @@ final class GroupSchedulingCycle {
     long firstCycle = queue.schedulingCycle();
     List<QueuedPodInfo> members = new ArrayList<>(queued.size() + 1);
     members.add(first);
-    for (Pod p : queued) {
-      Optional<QueuedPodInfo> popped = queue.popSpecificPod(p.getMetadata().getNamespace(),
-          p.getMetadata().getName());
-      if (popped.isEmpty()) {
-        continue;
-      }
-      if (scheduler.skipPodSchedule(popped.get().pod())) {
-        queue.done(popped.get().pod().getMetadata().getUid());
+    // one hold of the queue's lock and one of the cache's for the whole group, not one per member
+    List<QueuedPodInfo> popped = queue.popSpecificPods(queued);
+    List<Pod> poppedPods = new ArrayList<>(popped.size());
+    for (QueuedPodInfo p : popped) {
+      poppedPods.add(p.pod());
+    }
+    Set<String> assumed = cache.assumedUids(poppedPods);
+    for (QueuedPodInfo p : popped) {
+      Pod pod = p.pod();
+      if (scheduler.skipPodSchedule(pod, assumed.contains(pod.getMetadata().getUid()))) {
+        queue.done(pod.getMetadata().getUid());
       } else {
-        members.add(popped.get());
+        members.add(p);
       }
     }
     members.sort(ORDER);
@@ -141,8 +146,7 @@ final class GroupSchedulingCycle {
    */
   private List<Pod> queuedMembers(PodGroupPlugin plugin, PodGroupRef group, Pod first,
       int[] assigned) {
-    List<Pod> out = new ArrayList<>();
-    List<Pod> gated = new ArrayList<>();
+    List<Pod> unbound = new ArrayList<>();
     String firstUid = first.getMetadata().getUid();
     for (Pod p : plugin.members(group)) {
       if (Objects.equals(firstUid, p.getMetadata().getUid())) {
@@ -152,21 +156,36 @@ final class GroupSchedulingCycle {
       if (node != null && !node.isEmpty()) {
         // bound: placed only if on a node the scheduler knows (the gang plugin counts it so)
         assigned[0] += snapshot.get(node).isPresent() ? 1 : 0;
-      } else if (cache.isAssumedPod(p)) {
+      } else {
+        unbound.add(p);
+      }
+    }
+    // the cache and the queue are asked once each for the whole group (one hold of each lock)
+    Set<String> assumed = cache.assumedUids(unbound);
+    List<Pod> waiting = new ArrayList<>(unbound.size());
+    for (Pod p : unbound) {
+      if (assumed.contains(p.getMetadata().getUid())) {
         assigned[0]++;
       } else if (p.getMetadata().getDeletionTimestamp() == null) {
-        Optional<QueueName> where = queueOf(p);
-        if (where.isPresent() && where.get() == QueueName.GATED) {
-          gated.add(p);
-        } else if (poppable(where)) {
-          out.add(p);
-        }
+        waiting.add(p);
+      }
+    }
+    List<Pod> out = new ArrayList<>(waiting.size());
+    List<Pod> gated = new ArrayList<>();
+    Map<String, QueueName> where = queue.queuesOf(waiting);
+    for (Pod p : waiting) {
+      QueueName q = where.get(key(p));
+      if (q == QueueName.GATED) {
+        gated.add(p);
+      } else if (poppable(q)) {
+        out.add(p);
       }
     }
     if (!gated.isEmpty()) {
       queue.activate(gated);
+      Map<String, QueueName> now = queue.queuesOf(gated);
       for (Pod p : gated) {
-        if (poppable(queueOf(p))) {
+        if (poppable(now.get(key(p)))) {
           out.add(p);
         }
       }
@@ -174,13 +193,12 @@ final class GroupSchedulingCycle {
     return out;
   }
 
-  private Optional<QueueName> queueOf(Pod p) {
-    return queue.queueOf(p.getMetadata().getNamespace(), p.getMetadata().getName());
+  private static String key(Pod p) {
+    return p.getMetadata().getNamespace() + "/" + p.getMetadata().getName();
   }
 
-  private static boolean poppable(Optional<QueueName> where) {
-    return where.isPresent() && (where.get() == QueueName.ACTIVE
-        || where.get() == QueueName.BACKOFF);
+  private static boolean poppable(QueueName where) {
+    return where == QueueName.ACTIVE || where == QueueName.BACKOFF;
   }
 
   private void run(Framework fw, PodGroupPlugin plugin, PodGroupRef group,
@@ -310,6 +328,8 @@ final class GroupSchedulingCycle {
       long cycle, boolean sameSnapshot) {
     CycleState state = new CycleState();
     ScheduleResult result;
+    // the plugins' and the signers' PodInfo.of then find what the queue derived, not parse again
+    PodInfo.remember(pInfo.podInfo());
     try {
       result = algorithm.schedulePod(fw, state, pInfo.pod(), snapshot, cycle, sameSnapshot);
     } catch (SchedulingAlgorithm.NoNodesAvailableException e) {

@@ -50,11 +50,18 @@ final class GroupSiblings {
       return 0;
     }
     String uid = pod.getMetadata().getUid();
-    List<Pod> gated = new ArrayList<>();
+    List<Pod> unassigned = new ArrayList<>();
     for (Pod p : plugin.get().members(group.get())) {
-      if (!Objects.equals(uid, p.getMetadata().getUid()) && !SchedulerEventHandlers.assigned(p)
-          && queue.queueOf(p.getMetadata().getNamespace(), p.getMetadata().getName())
-              .filter(q -> q == QueueName.GATED).isPresent()) {
+      if (!Objects.equals(uid, p.getMetadata().getUid()) && !SchedulerEventHandlers.assigned(p)) {
+        unassigned.add(p);
+      }
+    }
+    // one hold of the queue's lock for the whole group, not one per member
+    Map<String, QueueName> where = queue.queuesOf(unassigned);
+    List<Pod> gated = new ArrayList<>();
+    for (Pod p : unassigned) {
+      if (where.get(p.getMetadata().getNamespace() + "/" + p.getMetadata().getName())
+          == QueueName.GATED) {
         gated.add(p);
       }
     }

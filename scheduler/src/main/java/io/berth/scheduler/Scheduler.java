@@ -168,6 +168,8 @@ public final class Scheduler {
       PluginResults.install(state);
     }
     cache.updateSnapshot(snapshot);
+    // the plugins' and the signers' PodInfo.of then find what the queue derived, not parse again
+    PodInfo.remember(pInfo.podInfo());
     CycleOutcome outcome = schedulingCycle(fw, state, pInfo);
     if (!outcome.status.isSuccess()) {
       handleFailure(fw, pInfo, outcome.status, outcome.nominatingInfo, start);
@@ -237,13 +239,19 @@ public final class Scheduler {
   }
 
   boolean skipPodSchedule(Pod pod) {
+    return pod.getMetadata().getDeletionTimestamp() != null ? skipPodSchedule(pod, false)
+        : skipPodSchedule(pod, cache.isAssumedPod(pod));
+  }
+
+  /** As {@link #skipPodSchedule(Pod)}, told whether the cache holds the pod as assumed. */
+  boolean skipPodSchedule(Pod pod, boolean assumed) {
     if (pod.getMetadata().getDeletionTimestamp() != null) {
       LOG.debug("skip schedule deleting pod {}/{}", pod.getMetadata().getNamespace(),
           pod.getMetadata().getName());
       return true;
     }
     // an update of a pod already assumed (its binding is in flight) must not schedule it again
-    return cache.isAssumedPod(pod);
+    return assumed;
   }
 
   private record CycleOutcome(Status status, ScheduleResult result, Pod assumedPod,

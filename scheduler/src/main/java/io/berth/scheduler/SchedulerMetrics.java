@@ -135,15 +135,17 @@ public final class SchedulerMetrics implements ExtensionPointMetrics, Preemption
    * {@code scheduler_podgroup_scheduling_attempt_duration_seconds}.
    */
   public void podGroupAttempt(String result, String profile, long nanos) {
-    Counter.builder("scheduler.podgroup.schedule.attempts")
-        .description("Number of attempts to schedule pod group, by the result. 'unschedulable'"
-            + " means a pod group could not be scheduled, while 'error' means an internal"
-            + " scheduler problem.")
-        .tags("result", result, "profile", profile).register(registry).increment();
-    Timer.builder("scheduler.podgroup.scheduling.attempt.duration")
-        .description("Pod group scheduling attempt latency in seconds")
-        .tags("result", result, "profile", profile).serviceLevelObjectives(ATTEMPT_BUCKETS)
-        .register(registry).record(nanos, TimeUnit.NANOSECONDS);
+    this.<Counter>hot(new MeterKey("scheduler.podgroup.schedule.attempts", result, profile, null),
+        k -> Counter.builder(k.name())
+            .description("Number of attempts to schedule pod group, by the result. 'unschedulable'"
+                + " means a pod group could not be scheduled, while 'error' means an internal"
+                + " scheduler problem.")
+            .tags("result", k.a(), "profile", k.b()).register(registry)).increment();
+    this.<Timer>hot(new MeterKey("scheduler.podgroup.scheduling.attempt.duration", result, profile,
+        null), k -> Timer.builder(k.name())
+            .description("Pod group scheduling attempt latency in seconds")
+            .tags("result", k.a(), "profile", k.b()).serviceLevelObjectives(ATTEMPT_BUCKETS)
+            .register(registry)).record(nanos, TimeUnit.NANOSECONDS);
   }
 
   /** A pod was scheduled after {@code attempts} attempts, {@code sinceFirstAttempt} after its first. */

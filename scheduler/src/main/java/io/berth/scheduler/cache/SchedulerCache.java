@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -151,6 +152,36 @@ public final class SchedulerCache implements AutoCloseable {
   }
 
   /**
+   * As {@link #assumePod(PodInfo)} for each of {@code pods}, in one hold of the lock and all or
+   * none (a group scheduling cycle commits its members together): throws, assuming none of them,
+   * if one has no node or is already in the cache (or listed twice).
+   */
+  public void assumePods(List<PodInfo> pods) {
+    List<String> keys = new ArrayList<>(pods.size());
+    for (PodInfo p : pods) {
+      keys.add(PodKeys.key(p.pod()));
+      requireNodeName(p.pod());
+    }
+    lock.lock();
+    try {
+      Set<String> seen = new HashSet<>(keys.size() * 2);
+      for (int i = 0; i < keys.size(); i++) {
+        String key = keys.get(i);
+        if (podStates.containsKey(key) || !seen.add(key)) {
+          Pod pod = pods.get(i).pod();
+          throw new IllegalStateException(
+              "pod " + key + "(" + describe(pod) + ") is in the cache, so can't be assumed");
+        }
+      }
+      for (int i = 0; i < keys.size(); i++) {
+        addPodLocked(keys.get(i), pods.get(i), true);
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
    * Marks an assumed pod's binding as finished, starting its expiry deadline (now + ttl). Does
    * nothing for a pod that is not assumed.
    */
@@ -201,6 +232,26 @@ public final class SchedulerCache implements AutoCloseable {
     } finally {
       lock.unlock();
     }
+  }
+
+  /**
+   * The UIDs of those of {@code pods} that are assumed, as {@link #isAssumedPod} for each of them
+   * in one hold of the lock (a group scheduling cycle asks for all its members at once).
+   */
+  public Set<String> assumedUids(Collection<Pod> pods) {
+    Set<String> out = new HashSet<>();
+    lock.lock();
+    try {
+      for (Pod pod : pods) {
+        String key = PodKeys.key(pod);
+        if (assumedPods.contains(key)) {
+          out.add(key);
+        }
+      }
+    } finally {
+      lock.unlock();
+    }
+    return out;
   }
 
   /** The cache's version of the pod (same UID), even if its node was deleted. */

@@ -4,6 +4,7 @@ import io.berth.framework.NominatingInfo;
 import io.berth.framework.PodInfo;
 import io.fabric8.kubernetes.api.model.Pod;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -50,6 +51,19 @@ final class Nominator {
     lock.writeLock().lock();
     try {
       deleteLocked(InFlightPods.uid(pod));
+    } finally {
+      nominatedCount = nodeByUid.size();
+      lock.writeLock().unlock();
+    }
+  }
+
+  /** As {@link #delete} for each of {@code pods}, in one hold of the write lock. */
+  void deleteAll(Collection<Pod> pods) {
+    lock.writeLock().lock();
+    try {
+      for (Pod pod : pods) {
+        deleteLocked(InFlightPods.uid(pod));
+      }
     } finally {
       nominatedCount = nodeByUid.size();
       lock.writeLock().unlock();

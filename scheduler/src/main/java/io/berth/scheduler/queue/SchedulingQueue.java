@@ -14,6 +14,7 @@ import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -133,6 +134,27 @@ public final class SchedulingQueue implements PodNominator, AutoCloseable {
     } finally {
       lock.unlock();
     }
+  }
+
+  /**
+   * As {@link #popSpecificPod} for each of {@code pods} in order, in one hold of the queue's lock
+   * (a group scheduling cycle takes its members together): the pods popped, in the order given,
+   * each in flight and counted as an attempt; pods in neither activeQ nor backoffQ are left out.
+   */
+  public List<QueuedPodInfo> popSpecificPods(Collection<Pod> pods) {
+    List<QueuedPodInfo> out = new ArrayList<>(pods.size());
+    lock.lock();
+    try {
+      for (Pod p : pods) {
+        QueuedPodInfo pInfo = queues.popSpecific(InFlightPods.key(p));
+        if (pInfo != null) {
+          out.add(pInfo);
+        }
+      }
+    } finally {
+      lock.unlock();
+    }
+    return out;
   }
 
   /**
@@ -294,6 +316,14 @@ public final class SchedulingQueue implements PodNominator, AutoCloseable {
     queues.nominator.delete(pod);
   }
 
+  /**
+   * As {@link #deleteNominatedPodIfExists} for each of {@code pods}, in one hold of the
+   * nominator's lock (a group scheduling cycle's commit). Never takes the queue's lock.
+   */
+  public void deleteNominatedPodsIfExist(Collection<Pod> pods) {
+    queues.nominator.deleteAll(pods);
+  }
+
   /** The pods nominated to the node, with the PodInfo the queue holds now. Never takes `lock`. */
   @Override
   public List<PodInfo> nominatedPodsForNode(String nodeName) {
@@ -375,6 +405,28 @@ public final class SchedulingQueue implements PodNominator, AutoCloseable {
     } finally {
       lock.unlock();
     }
+  }
+
+  /**
+   * Which queue holds each of {@code pods}, as {@link #queueOf} for each of them in one hold of
+   * the queue's lock: by {@code namespace/name}; a pod in no queue (in flight, or unknown) is
+   * absent.
+   */
+  public Map<String, QueueName> queuesOf(Collection<Pod> pods) {
+    Map<String, QueueName> out = new HashMap<>(pods.size() * 2);
+    lock.lock();
+    try {
+      for (Pod p : pods) {
+        String key = InFlightPods.key(p);
+        QueueName where = queues.queueOf(key);
+        if (where != null) {
+          out.put(key, where);
+        }
+      }
+    } finally {
+      lock.unlock();
+    }
+    return out;
   }
 
   /** Upstream's debug summary: "activeQ:n; backoffQ:n; unschedulablePods:n". */

@@ -41,6 +41,45 @@ class AssumedPodsTest {
   }
 
   @Test
+  void assumedUidsNamesOnlyTheAssumedAmongThePodsAskedAbout() {
+    Pod assumed = pod("a", "n1", 100, 10);
+    Pod added = pod("b", "n2", 100, 10);
+    Pod confirmed = pod("c", "n1", 100, 10);
+    cache.assumePod(assumed);
+    cache.addPod(added);
+    cache.assumePod(confirmed);
+    cache.addPod(confirmed); // the informer saw its binding: no longer assumed
+
+    assertThat(cache.assumedUids(java.util.List.of(assumed, added, confirmed,
+        pod("unknown", "n1", 1, 1)))).containsExactly("uid-a");
+    assertThat(cache.assumedUids(java.util.List.of())).isEmpty();
+  }
+
+  @Test
+  void assumePodsAssumesAllOrNone() {
+    Pod a = pod("a", "n1", 100, 10);
+    Pod b = pod("b", "n2", 200, 10);
+    Pod c = pod("c", "n1", 300, 10);
+    cache.assumePod(c);
+    assertThatThrownBy(() -> cache.assumePods(java.util.List.of(io.berth.framework.PodInfo.of(a),
+        io.berth.framework.PodInfo.of(b), io.berth.framework.PodInfo.of(c))))
+        .isInstanceOf(IllegalStateException.class).hasMessageContaining("default/c");
+    assertThat(cache.isAssumedPod(a)).isFalse();
+    assertThat(cache.isAssumedPod(b)).isFalse();
+    assertThat(nodeInfo("n2").requested().milliCpu()).isZero();
+    assertThatThrownBy(() -> cache.assumePods(java.util.List.of(io.berth.framework.PodInfo.of(a),
+        io.berth.framework.PodInfo.of(a)))).isInstanceOf(IllegalStateException.class);
+    assertThat(cache.isAssumedPod(a)).isFalse();
+
+    cache.assumePods(java.util.List.of(io.berth.framework.PodInfo.of(a),
+        io.berth.framework.PodInfo.of(b)));
+    assertThat(cache.assumedUids(java.util.List.of(a, b, c))).containsExactlyInAnyOrder("uid-a",
+        "uid-b", "uid-c");
+    assertThat(nodeInfo("n1").requested().milliCpu()).isEqualTo(400);
+    assertThat(nodeInfo("n2").requested().milliCpu()).isEqualTo(200);
+  }
+
+  @Test
   void assumedPodExpiresOnlyAfterBindingFinishedAndTtlPassed() {
     Pod p = pod("p", "n1", 500, 100);
     cache.assumePod(p);

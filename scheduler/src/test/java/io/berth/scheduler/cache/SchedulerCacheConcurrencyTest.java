@@ -255,4 +255,94 @@ class SchedulerCacheConcurrencyTest {
       pool.shutdownNow();
     }
   }
+
+  /**
+   * {@link SchedulerCache#assumedUids} racing threads that assume (one by one, or all at once with
+   * {@link SchedulerCache#assumePods}) and forget their own pods and
+   * confirm others as added: a pod assumed throughout is always reported, a pod never assumed
+   * (or confirmed by the informer) never is.
+   */
+  @Test
+  void assumedUidsSeesEachPodAsAssumedOrNotUnderConcurrentAssumeAndForget() throws Exception {
+    SchedulerCache cache = new SchedulerCache(Duration.ZERO);
+    cache.addNode(node("n1"));
+    List<Pod> always = new ArrayList<>();
+    List<Pod> never = new ArrayList<>();
+    List<Pod> churned = new ArrayList<>();
+    for (int i = 0; i < 50; i++) {
+      Pod a = pod("always-" + i, "n1", 1, 1);
+      cache.assumePod(a);
+      always.add(a);
+      never.add(pod("never-" + i, "n1", 1, 1));
+      churned.add(pod("churned-" + i, "n1", 1, 1));
+    }
+    List<Pod> asked = new ArrayList<>(always);
+    asked.addAll(never);
+    asked.addAll(churned);
+    AtomicBoolean stop = new AtomicBoolean();
+    List<String> violations = new java.util.concurrent.CopyOnWriteArrayList<>();
+    ExecutorService pool = Executors.newFixedThreadPool(4);
+    try {
+      List<Future<?>> tasks = new ArrayList<>();
+      for (int w = 0; w < 2; w++) {
+        int first = w;
+        tasks.add(pool.submit(() -> {
+          for (int round = 0; round < 200 && !stop.get(); round++) {
+            if (first == 0) {
+              // one worker assumes its pods as a group cycle commits: all at once
+              List<PodInfo> batch = new ArrayList<>();
+              for (int i = first; i < churned.size(); i += 2) {
+                batch.add(PodInfo.of(churned.get(i)));
+              }
+              cache.assumePods(batch);
+            } else {
+              for (int i = first; i < churned.size(); i += 2) {
+                cache.assumePod(churned.get(i));
+              }
+            }
+            for (int i = first; i < churned.size(); i += 2) {
+              cache.forgetPod(churned.get(i));
+            }
+          }
+          return null;
+        }));
+      }
+      tasks.add(pool.submit(() -> {
+        // the informer confirms and removes "never" pods: added, not assumed
+        for (int round = 0; round < 200 && !stop.get(); round++) {
+          for (Pod p : never) {
+            cache.addPod(p);
+          }
+          for (Pod p : never) {
+            cache.removePod(p);
+          }
+        }
+        return null;
+      }));
+      tasks.add(pool.submit(() -> {
+        for (int round = 0; round < 2_000; round++) {
+          Set<String> uids = cache.assumedUids(asked);
+          for (Pod p : always) {
+            if (!uids.contains(p.getMetadata().getUid())) {
+              violations.add(p.getMetadata().getName() + " not reported");
+            }
+          }
+          for (Pod p : never) {
+            if (uids.contains(p.getMetadata().getUid())) {
+              violations.add(p.getMetadata().getName() + " reported");
+            }
+          }
+        }
+        stop.set(true);
+        return null;
+      }));
+      for (Future<?> t : tasks) {
+        t.get(60, TimeUnit.SECONDS);
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    assertThat(violations).isEmpty();
+    assertThat(cache.assumedUids(asked)).hasSize(always.size());
+  }
 }

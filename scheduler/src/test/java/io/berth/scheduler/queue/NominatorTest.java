@@ -110,6 +110,22 @@ class NominatorTest {
   }
 
   @Test
+  void deleteNominatedPodsIfExistDropsEveryGivenNominationAndNoOther() {
+    Pod a = TestPods.nominated("a", "n1");
+    Pod b = TestPods.nominated("b", "n1");
+    Pod c = TestPods.nominated("c", "n2");
+    queue.add(a);
+    queue.add(b);
+    queue.add(c);
+
+    queue.deleteNominatedPodsIfExist(List.of(a, c, TestPods.named("unknown")));
+
+    assertThat(names(queue.nominatedPodsForNode("n1"))).containsExactly("b");
+    assertThat(queue.nominatedPodsForNode("n2")).isEmpty();
+    assertThat(f.where("a")).isEqualTo(QueueName.ACTIVE);
+  }
+
+  @Test
   void nominationOfAPodDeletedDuringItsAttemptIsIgnored() {
     Pod pod = TestPods.named("a");
     queue.add(pod);
@@ -159,13 +175,24 @@ class NominatorTest {
     for (int w = 0; w < writers; w++) {
       int id = w;
       threads[w] = new Thread(() -> {
+        // odd writers delete in batches, as a group cycle's commit does
+        List<Pod> batch = new java.util.ArrayList<>();
         for (int i = 0; i < podsPerWriter; i++) {
           PodInfo p = PodInfo.of(TestPods.named("w" + id + "-" + i));
           queue.addNominatedPod(p, NominatingInfo.override("n" + (i % 4)));
           if (i % 3 == 0) {
-            queue.deleteNominatedPodIfExists(p.pod());
+            if (id % 2 == 0) {
+              queue.deleteNominatedPodIfExists(p.pod());
+            } else {
+              batch.add(p.pod());
+            }
+          }
+          if (batch.size() == 7) {
+            queue.deleteNominatedPodsIfExist(batch);
+            batch.clear();
           }
         }
+        queue.deleteNominatedPodsIfExist(batch);
       });
       threads[w].start();
     }
