@@ -68,6 +68,20 @@ class CycleStateTest {
   }
 
   @Test
+  void readOrElseGivesTheValueOfTheTypeOrTheDefault() {
+    CycleState state = new CycleState();
+    Fixed fallback = new Fixed(-1);
+    assertThat(state.readOrElse("f", Fixed.class, fallback)).isSameAs(fallback);
+    Fixed fixed = new Fixed(3);
+    state.write("f", fixed);
+    assertThat(state.readOrElse("f", Fixed.class, fallback)).isSameAs(fixed);
+    // another type under the key reads as absent, as read() does
+    assertThat(state.readOrElse("f", Counter.class, null)).isNull();
+    state.delete("f");
+    assertThat(state.readOrElse("f", Fixed.class, null)).isNull();
+  }
+
+  @Test
   void aCopySharesImmutableValuesButNotLaterWrites() {
     CycleState state = new CycleState();
     Fixed fixed = new Fixed(7);

@@ -58,6 +58,20 @@ class NodeInfoTest {
   }
 
   @Test
+  void theNodeNameFollowsSetNodeAndRemoveNodeAndSnapshots() {
+    NodeInfo info = new NodeInfo();
+    assertThat(info.nodeName()).isEmpty();
+    info.setNode(node("n1", "4", "8Gi"));
+    NodeInfo copy = info.snapshot();
+    info.setNode(node("n2", "4", "8Gi"));
+    assertThat(info.nodeName()).isEqualTo("n2");
+    assertThat(copy.nodeName()).isEqualTo("n1");
+    info.removeNode();
+    assertThat(info.nodeName()).isEmpty();
+    assertThat(copy.nodeName()).isEqualTo("n1");
+  }
+
+  @Test
   void hostPortConflictsFollowTheBindAllRule() {
     HostPortInfo ports = new HostPortInfo();
     ports.add("127.0.0.1", "TCP", 80);

@@ -51,6 +51,11 @@ public final class SchedulingAlgorithm {
   private final RandomGenerator random;
   // confined to the scheduling thread
   private int nextStartNodeIndex;
+  // Filter's per-position results, reused from cycle to cycle instead of two arrays of every node per pod:
+  // owned by the scheduling thread, written by the Filter workers only inside one findNodesThatPassFilters call
+  // (the parallelizer's join orders their writes before the reads), and all null again when the call returns
+  private NodeInfo[] feasibleScratch = new NodeInfo[0];
+  private Status[] rejectedScratch = new Status[0];
 
   /** {@code percentageOfNodesToScore} 0 means adaptive. */
   public SchedulingAlgorithm(int percentageOfNodesToScore, RandomGenerator random) {
@@ -213,66 +218,94 @@ public final class SchedulingAlgorithm {
     // line on every node. A worker stops once the count plus its unclaimed nodes reach numToFind (so a single worker
     // stops exactly there, as before); claims beyond numToFind are dropped unprocessed, as upstream drops a node found
     // after the count was reached. Kept nodes are read back in node order.
-    NodeInfo[] feasibleAt = new NodeInfo[numAll];
-    Status[] rejected = new Status[numAll];
+    if (feasibleScratch.length < numAll) {
+      feasibleScratch = new NodeInfo[numAll];
+      rejectedScratch = new Status[numAll];
+    }
+    NodeInfo[] feasibleAt = feasibleScratch;
+    Status[] rejected = rejectedScratch;
     AtomicInteger found = new AtomicInteger();
+    // one past the highest position any worker filtered: nothing at or above it was written
+    AtomicInteger highWater = new AtomicInteger();
     AtomicReference<Status> error = new AtomicReference<>();
-    fw.parallelizer().untilRanges(numAll, (from, to) -> {
-      int[] unclaimed = new int[PUBLISH_EVERY];
-      int pending = 0;
-      for (int i = from; i < to; i++) {
-        if (found.get() + pending >= numToFind || error.get() != null) {
-          break;
-        }
-        NodeInfo node = nodes.get((start + i) % numAll);
-        Status st = fw.runFilterPluginsWithNominatedPods(state, pod, node);
-        if (st.code() == Code.ERROR) {
-          error.compareAndSet(null, st);
-          break;
-        }
-        if (st.isSuccess()) {
-          unclaimed[pending++] = i;
-          if (pending == PUBLISH_EVERY) {
-            claim(found, numToFind, unclaimed, pending, nodes, start, feasibleAt);
-            pending = 0;
+    boolean joined = false;
+    try {
+      fw.parallelizer().untilRanges(numAll, (from, to) -> {
+        int[] unclaimed = new int[PUBLISH_EVERY];
+        int pending = 0;
+        int i = from;
+        try {
+          for (; i < to; i++) {
+            if (found.get() + pending >= numToFind || error.get() != null) {
+              break;
+            }
+            NodeInfo node = nodes.get((start + i) % numAll);
+            Status st = fw.runFilterPluginsWithNominatedPods(state, pod, node);
+            if (st.code() == Code.ERROR) {
+              error.compareAndSet(null, st);
+              break;
+            }
+            if (st.isSuccess()) {
+              unclaimed[pending++] = i;
+              if (pending == PUBLISH_EVERY) {
+                claim(found, numToFind, unclaimed, pending, nodes, start, feasibleAt);
+                pending = 0;
+              }
+            } else {
+              rejected[i] = st;
+            }
           }
-        } else {
-          rejected[i] = st;
+          if (pending > 0) {
+            claim(found, numToFind, unclaimed, pending, nodes, start, feasibleAt);
+          }
+        } finally {
+          int reached = Math.min(to, i + 1);
+          highWater.accumulateAndGet(reached, Math::max);
+        }
+      }, () -> found.get() >= numToFind || error.get() != null);
+      joined = true;
+      if (error.get() != null) {
+        throw new StatusException(error.get());
+      }
+      int end = highWater.get();
+      int numRejected = 0;
+      for (int i = 0; i < end; i++) {
+        numRejected += rejected[i] == null ? 0 : 1;
+      }
+      diagnosis.nodeToStatus().reserve(numRejected);
+      int processed = 0;
+      for (int i = 0; i < end; i++) {
+        if (rejected[i] != null) {
+          NodeInfo node = nodes.get((start + i) % numAll);
+          diagnosis.nodeToStatus().set(node.nodeName(), rejected[i]);
+          diagnosis.addPluginStatus(rejected[i]);
+          processed++;
         }
       }
-      if (pending > 0) {
-        claim(found, numToFind, unclaimed, pending, nodes, start, feasibleAt);
+      int count = Math.min(found.get(), numToFind);
+      processed += count;
+      if (advanceStart) {
+        nextStartNodeIndex = (start + processed) % numAll;
       }
-    }, () -> found.get() >= numToFind || error.get() != null);
-    if (error.get() != null) {
-      throw new StatusException(error.get());
-    }
-    int numRejected = 0;
-    for (Status r : rejected) {
-      numRejected += r == null ? 0 : 1;
-    }
-    diagnosis.nodeToStatus().reserve(numRejected);
-    int processed = 0;
-    for (int i = 0; i < numAll; i++) {
-      if (rejected[i] != null) {
-        NodeInfo node = nodes.get((start + i) % numAll);
-        diagnosis.nodeToStatus().set(node.nodeName(), rejected[i]);
-        diagnosis.addPluginStatus(rejected[i]);
-        processed++;
+      List<NodeInfo> out = new ArrayList<>(count);
+      for (int i = 0; i < end; i++) {
+        if (feasibleAt[i] != null) {
+          out.add(feasibleAt[i]);
+        }
       }
-    }
-    int count = Math.min(found.get(), numToFind);
-    processed += count;
-    if (advanceStart) {
-      nextStartNodeIndex = (start + processed) % numAll;
-    }
-    List<NodeInfo> out = new ArrayList<>(count);
-    for (NodeInfo node : feasibleAt) {
-      if (node != null) {
-        out.add(node);
+      return out;
+    } finally {
+      if (joined) {
+        // every worker has returned: the next cycle starts from all-null arrays
+        java.util.Arrays.fill(feasibleAt, 0, highWater.get(), null);
+        java.util.Arrays.fill(rejected, 0, highWater.get(), null);
+      } else {
+        // the parallelizer threw (a worker failed, or the wait was interrupted) and a worker may still be writing:
+        // leave these arrays to it and start the next cycle on new ones
+        feasibleScratch = new NodeInfo[0];
+        rejectedScratch = new Status[0];
       }
     }
-    return out;
   }
 
   /**

@@ -142,6 +142,37 @@ class SchedulingAlgorithmTest {
   }
 
   @Test
+  void aCycleSeesNoneOfThePreviousCyclesFilterResults() {
+    // Filter's per-node result arrays are reused from cycle to cycle: rejections, feasible nodes
+    // and an error of one cycle must not leak into the next
+    int[] cycle = {0};
+    Framework fw = framework(n -> switch (cycle[0]) {
+      case 0 -> index(n) % 2 == 0 ? Status.unschedulable("Insufficient cpu") : Status.SUCCESS;
+      case 1 -> index(n) == 3 ? Status.error("boom") : Status.SUCCESS;
+      default -> index(n) < 7 ? Status.SUCCESS : Status.unschedulable("Insufficient memory");
+    }, SchedulingAlgorithmTest::index, 0);
+    SchedulingAlgorithm algo = new SchedulingAlgorithm(0, new SplittableRandom(1));
+    var lister = new ListNodeInfoLister(nodes(10));
+    ScheduleResult first = algo.schedulePod(fw, new CycleState(), pod, lister);
+    assertThat(first.suggestedHost()).isEqualTo("n9");
+    assertThat(first.feasibleNodes()).isEqualTo(5);
+    assertThat(first.evaluatedNodes()).isEqualTo(10);
+    cycle[0] = 1;
+    assertThatThrownBy(() -> algo.schedulePod(fw, new CycleState(), pod, lister))
+        .isInstanceOf(io.berth.framework.StatusException.class).hasMessageContaining("boom");
+    cycle[0] = 2;
+    ScheduleResult third = algo.schedulePod(fw, new CycleState(), pod, lister);
+    assertThat(third.suggestedHost()).isEqualTo("n6");
+    assertThat(third.feasibleNodes()).isEqualTo(7);
+    assertThat(third.evaluatedNodes()).isEqualTo(10);
+    cycle[0] = 0;
+    ScheduleResult fourth = algo.schedulePod(fw, new CycleState(), pod, new ListNodeInfoLister(nodes(4)));
+    assertThat(fourth.suggestedHost()).isEqualTo("n3");
+    assertThat(fourth.feasibleNodes()).isEqualTo(2);
+    assertThat(fourth.evaluatedNodes()).isEqualTo(4);
+  }
+
+  @Test
   void noFeasibleNodeGivesTheUpstreamFitErrorMessage() {
     Framework fw = framework(n -> index(n) % 3 == 0 ? Status.unschedulable("Insufficient cpu")
         : Status.unresolvable("node(s) had untolerated taint {dedicated: gpu}"), n -> 0, 0);

@@ -70,9 +70,8 @@ public final class NodeResourcesBalancedAllocation implements PreScorePlugin, Sc
 
   @Override
   public long score(CycleState state, Pod pod, NodeInfo nodeInfo) {
-    var pre = state.read(PRE_SCORE_STATE_KEY, ScorePreState.class);
-    long[] podRequests = pre.isPresent() ? pre.get().sharedPodRequests()
-        : podRequestsWithoutPreScore(pod);
+    ScorePreState pre = state.readOrElse(PRE_SCORE_STATE_KEY, ScorePreState.class, null);
+    long[] podRequests = pre != null ? pre.sharedPodRequests() : podRequestsWithoutPreScore(pod);
     if (isBestEffort(podRequests)) {
       return 0;
     }

@@ -121,12 +121,11 @@ public final class NodeResourcesFit
 
   @Override
   public Status filter(CycleState state, Pod pod, NodeInfo nodeInfo) {
-    var prefilter = state.read(PRE_FILTER_STATE_KEY, PreFilterState.class);
-    if (prefilter.isEmpty()) {
+    PreFilterState pre = state.readOrElse(PRE_FILTER_STATE_KEY, PreFilterState.class, null);
+    if (pre == null) {
       return Status.error(
           "error reading \"" + PRE_FILTER_STATE_KEY + "\" from cycleState: not found");
     }
-    PreFilterState pre = prefilter.get();
     // the common case, a node with room, allocates nothing; the reasons are built only to reject
     if (ResourceFit.fits(pre.podRequest(), pre.scalarsToCheck(), nodeInfo.podCount(),
         nodeInfo.requested(), nodeInfo.allocatable())) {
@@ -167,9 +166,8 @@ public final class NodeResourcesFit
 
   @Override
   public long score(CycleState state, Pod pod, NodeInfo nodeInfo) {
-    var pre = state.read(PRE_SCORE_STATE_KEY, ScorePreState.class);
-    long[] podRequests = pre.isPresent() ? pre.get().sharedPodRequests()
-        : podRequestsWithoutPreScore(pod);
+    ScorePreState pre = state.readOrElse(PRE_SCORE_STATE_KEY, ScorePreState.class, null);
+    long[] podRequests = pre != null ? pre.sharedPodRequests() : podRequestsWithoutPreScore(pod);
     return scorer.score(nodeInfo, podRequests);
   }
 

@@ -14,7 +14,10 @@ import java.util.List;
  * {@code useRequested} false, cpu and memory count non-zero requests (a container without a
  * request counts 100m / 200Mi) on both the node and the pod; otherwise plain requests. An extended
  * resource the pod does not request, or one the node lacks, is left out. Immutable and
- * thread-safe; the NodeInfo is only read.
+ * thread-safe; the NodeInfo is only read. The three per-node amount arrays handed to the
+ * {@link ResourceScorer} are scratch space confined to the calling thread (one set per thread, rewritten on every
+ * call; a scorer must not keep them): Score runs once per node on every Score worker, and three fresh arrays per
+ * node and plugin were most of the scheduler's allocation.
  */
 final class ResourceAllocationScorer {
   // immutable after construction: Score threads share it
@@ -26,6 +29,8 @@ final class ResourceAllocationScorer {
   private final String[] names;
   private final boolean useRequested;
   private final ResourceScorer scorer;
+  // per-thread scratch: {requested, allocated, allocatable}, each of kinds.length; confined to its thread
+  private final ThreadLocal<long[][]> scratch;
 
   private static final int KIND_CPU = 0;
   private static final int KIND_MEMORY = 1;
@@ -51,6 +56,8 @@ final class ResourceAllocationScorer {
     }
     this.useRequested = useRequested;
     this.scorer = scorer;
+    int n = resources.size();
+    this.scratch = ThreadLocal.withInitial(() -> new long[][] {new long[n], new long[n], new long[n]});
   }
 
   /** The pod's request of each configured resource, in configuration order. */
@@ -72,10 +79,15 @@ final class ResourceAllocationScorer {
     Resource allocatable = nodeInfo.allocatable();
     Resource requested = nodeInfo.requested();
     Resource cpuMemoryRequested = useRequested ? requested : nodeInfo.nonZeroRequested();
-    long[] requestedOut = new long[n];
-    long[] allocatedOut = new long[n];
-    long[] allocatableOut = new long[n];
+    long[][] out = scratch.get();
+    long[] requestedOut = out[0];
+    long[] allocatedOut = out[1];
+    long[] allocatableOut = out[2];
     for (int i = 0; i < n; i++) {
+      // a resource left out below stays 0 in all three, as in fresh arrays
+      requestedOut[i] = 0;
+      allocatedOut[i] = 0;
+      allocatableOut[i] = 0;
       long podRequest = podRequests[i];
       if (podRequest == 0 && scalar[i]) {
         continue; // an extended resource the pod does not want does not rank nodes

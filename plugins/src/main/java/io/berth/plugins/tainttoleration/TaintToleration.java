@@ -137,9 +137,12 @@ public final class TaintToleration
 
   @Override
   public long score(CycleState state, Pod pod, NodeInfo nodeInfo) {
-    PreferNoScheduleTolerations s = state.read(PRE_SCORE_STATE_KEY,
-        PreferNoScheduleTolerations.class).orElseThrow(() -> new StatusException(Status.error(
-            "failed to read \"" + PRE_SCORE_STATE_KEY + "\" from cycleState: not found")));
+    PreferNoScheduleTolerations s = state.readOrElse(PRE_SCORE_STATE_KEY,
+        PreferNoScheduleTolerations.class, null);
+    if (s == null) {
+      throw new StatusException(Status.error(
+          "failed to read \"" + PRE_SCORE_STATE_KEY + "\" from cycleState: not found"));
+    }
     long intolerable = 0;
     for (Taint taint : taints(nodeInfo.getNode())) {
       if (Taints.PREFER_NO_SCHEDULE.equals(taint.getEffect())

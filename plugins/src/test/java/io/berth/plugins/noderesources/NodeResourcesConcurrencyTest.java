@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
 /**
  * Filter and Score are called from many threads at once on shared NodeInfos and one CycleState
  * per pod, as the scheduler's parallel Filter/Score does: every thread must see exactly the
- * results of a sequential run.
+ * results of a sequential run (the scorers' per-thread scratch arrays included).
  */
 class NodeResourcesConcurrencyTest {
   private static final int THREADS = 8;
@@ -99,6 +99,29 @@ class NodeResourcesConcurrencyTest {
     } finally {
       pool.shutdownNow();
     }
+  }
+
+  @Test
+  void aScoreDoesNotSeeTheScratchOfThePreviousOneOnTheSameThread() {
+    // the amount arrays are reused per thread: a resource the previous pod requested (the gpu)
+    // must not count for a pod that does not request it
+    Map<String, Object> args = Map.of("scoringStrategy", Map.of("type", "MostAllocated",
+        "resources", List.of(Map.of("name", "cpu"), Map.of("name", "memory"),
+            Map.of("name", "example.com/gpu", "weight", 3))));
+    NodeResourcesFit used = (NodeResourcesFit) NodeResourcesFit.create(args, new TestHandle());
+    NodeInfo node = NodeInfo.of(node("n", res("cpu", "4", "memory", "8Gi", "pods", "10",
+        "example.com/gpu", "4")));
+    Pod withGpu = pod(res("cpu", "1", "memory", "1Gi", "example.com/gpu", "2")).build();
+    Pod withoutGpu = pod(res("cpu", "1", "memory", "1Gi")).build();
+    long fresh = scoreOf((NodeResourcesFit) NodeResourcesFit.create(args, new TestHandle()), withoutGpu, node);
+    long gpuScore = scoreOf(used, withGpu, node);
+    assertThat(scoreOf(used, withoutGpu, node)).isEqualTo(fresh).isNotEqualTo(gpuScore);
+  }
+
+  private static long scoreOf(NodeResourcesFit fit, Pod pod, NodeInfo node) {
+    CycleState state = new CycleState();
+    assertThat(fit.preScore(state, pod, List.of(node)).isSuccess()).isTrue();
+    return fit.score(state, pod, node);
   }
 
   private static Outcome evaluate(NodeResourcesFit fit, NodeResourcesBalancedAllocation balanced,
