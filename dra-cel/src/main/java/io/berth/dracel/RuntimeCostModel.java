@@ -69,33 +69,14 @@ public final class RuntimeCostModel {
     while (!todo.isEmpty()) {
       CelExpr e = todo.pop();
       all.add(e);
-      switch (e.getKind()) {
-        case SELECT -> todo.push(e.select().operand());
-        case CALL -> {
-          CelCall call = e.call();
-          call.target().ifPresent(todo::push);
-          call.args().forEach(todo::push);
-          if (SIZED.contains(call.function())) {
-            call.target().ifPresent(t -> valueIds.add(t.id()));
-            call.args().forEach(a -> valueIds.add(a.id()));
-          }
-        }
-        case LIST -> e.list().elements().forEach(todo::push);
-        case MAP -> e.map().entries().forEach(en -> {
-          todo.push(en.key());
-          todo.push(en.value());
-        });
-        case STRUCT -> e.struct().entries().forEach(en -> todo.push(en.value()));
-        case COMPREHENSION -> {
-          todo.push(e.comprehension().iterRange());
-          todo.push(e.comprehension().accuInit());
-          todo.push(e.comprehension().loopCondition());
-          todo.push(e.comprehension().loopStep());
-          todo.push(e.comprehension().result());
-        }
-        default -> {
+      if (e.getKind() == CelExpr.ExprKind.Kind.CALL) {
+        CelCall call = e.call();
+        if (SIZED.contains(call.function())) {
+          call.target().ifPresent(t -> valueIds.add(t.id()));
+          call.args().forEach(a -> valueIds.add(a.id()));
         }
       }
+      AstChildren.push(e, todo);
     }
     fold(ast.getExpr());
     long maxId = 0;

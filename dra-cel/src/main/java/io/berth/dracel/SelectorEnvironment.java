@@ -136,55 +136,36 @@ public final class SelectorEnvironment {
     todo.push(ast.getExpr());
     while (!todo.isEmpty()) {
       CelExpr e = todo.pop();
-      switch (e.getKind()) {
-        case CALL -> {
-          CelExpr.CelCall call = e.call();
-          if ((call.function().equals("find") || call.function().equals("findAll"))
-              && call.target().isPresent() && !call.args().isEmpty()
-              && call.args().get(0).getKind() == CelExpr.ExprKind.Kind.CONSTANT
-              && call.args().get(0).constant().getKind() == CelConstant.Kind.STRING_VALUE) {
-            Optional<String> error =
-                RegexLibrary.syntaxError(call.args().get(0).constant().stringValue());
-            if (error.isPresent()) {
-              return Optional.of(Compilation.failed(expression, Compilation.Failure.INTERNAL,
-                  "program instantiation failed: " + error.get()));
+      if (e.getKind() == CelExpr.ExprKind.Kind.CALL) {
+        CelExpr.CelCall call = e.call();
+        if ((call.function().equals("find") || call.function().equals("findAll"))
+            && call.target().isPresent() && !call.args().isEmpty()
+            && call.args().get(0).getKind() == CelExpr.ExprKind.Kind.CONSTANT
+            && call.args().get(0).constant().getKind() == CelConstant.Kind.STRING_VALUE) {
+          Optional<String> error =
+              RegexLibrary.syntaxError(call.args().get(0).constant().stringValue());
+          if (error.isPresent()) {
+            return Optional.of(Compilation.failed(expression, Compilation.Failure.INTERNAL,
+                "program instantiation failed: " + error.get()));
+          }
+        }
+        if (LIST_FUNCTIONS.contains(call.function()) && call.target().isPresent()
+            && call.args().isEmpty()) {
+          CelType list = ast.getType(call.target().get().id()).orElse(null);
+          if (list != null && list.kind() == CelKind.LIST && !list.parameters().isEmpty()) {
+            CelKind element = list.parameters().get(0).kind();
+            if (!GENERIC.contains(element)
+                && !ListsLibrary.elementKinds(call.function()).contains(element)) {
+              return Optional.of(Compilation.failed(expression, Compilation.Failure.INVALID,
+                  "compilation failed: ERROR: <input>:" + location(ast, e.id())
+                      + ": found no matching overload for '" + call.function()
+                      + "' applied to '" + CelTypes.formatFunction(null, List.of(list), true,
+                      false) + "'"));
             }
           }
-          if (LIST_FUNCTIONS.contains(call.function()) && call.target().isPresent()
-              && call.args().isEmpty()) {
-            CelType list = ast.getType(call.target().get().id()).orElse(null);
-            if (list != null && list.kind() == CelKind.LIST && !list.parameters().isEmpty()) {
-              CelKind element = list.parameters().get(0).kind();
-              if (!GENERIC.contains(element)
-                  && !ListsLibrary.elementKinds(call.function()).contains(element)) {
-                return Optional.of(Compilation.failed(expression, Compilation.Failure.INVALID,
-                    "compilation failed: ERROR: <input>:" + location(ast, e.id())
-                        + ": found no matching overload for '" + call.function()
-                        + "' applied to '" + CelTypes.formatFunction(null, List.of(list), true,
-                        false) + "'"));
-              }
-            }
-          }
-          call.target().ifPresent(todo::push);
-          call.args().forEach(todo::push);
-        }
-        case SELECT -> todo.push(e.select().operand());
-        case LIST -> e.list().elements().forEach(todo::push);
-        case MAP -> e.map().entries().forEach(en -> {
-          todo.push(en.key());
-          todo.push(en.value());
-        });
-        case STRUCT -> e.struct().entries().forEach(en -> todo.push(en.value()));
-        case COMPREHENSION -> {
-          todo.push(e.comprehension().iterRange());
-          todo.push(e.comprehension().accuInit());
-          todo.push(e.comprehension().loopCondition());
-          todo.push(e.comprehension().loopStep());
-          todo.push(e.comprehension().result());
-        }
-        default -> {
         }
       }
+      AstChildren.push(e, todo);
     }
     return Optional.empty();
   }
