@@ -67,6 +67,8 @@ class GroupCycleBatchingTest {
   /** Groups by the "group" label with minMember = every member; binds in memory. */
   final class TestGang implements PodGroupPlugin, BindPlugin {
     final Map<String, String> bound = new ConcurrentHashMap<>();
+    // false: no pod belongs to a group, so every member takes the per-pod cycle
+    volatile boolean grouping = true;
 
     @Override
     public String name() {
@@ -75,7 +77,7 @@ class GroupCycleBatchingTest {
 
     @Override
     public Optional<PodGroupRef> podGroupOf(Pod pod) {
-      String g = pod.getMetadata().getLabels() == null ? null
+      String g = !grouping || pod.getMetadata().getLabels() == null ? null
           : pod.getMetadata().getLabels().get(GROUP_LABEL);
       return g == null ? Optional.empty()
           : Optional.of(new PodGroupRef(pod.getMetadata().getNamespace(), g, informer.size()));
@@ -157,7 +159,18 @@ class GroupCycleBatchingTest {
    * nodes of distinct sizes and returns member name to node.
    */
   private Map<String, String> place(boolean batching, String... cpus) throws Exception {
+    return place(batching, true, cpus);
+  }
+
+  /**
+   * As {@link #place(boolean, String...)}; with {@code grouping} false the members are no group
+   * and are added and scheduled one at a time, each by its own per-pod cycle (a full Filter and
+   * Score pass on the snapshot holding the members assumed before it).
+   */
+  private Map<String, String> place(boolean batching, boolean grouping, String... cpus)
+      throws Exception {
     stop();
+    gang.grouping = grouping;
     gang.bound.clear();
     informer.clear();
     filterCalls.set(0);
@@ -215,6 +228,15 @@ class GroupCycleBatchingTest {
           .editMetadata().withUid(name).addToLabels(GROUP_LABEL, "g").endMetadata().build();
       informer.add(pod);
     }
+    if (!grouping) {
+      for (int i = 0; i < informer.size(); i++) {
+        queue.add(informer.get(i));
+        scheduler.scheduleOne();
+        int placed = i + 1;
+        await().atMost(Duration.ofSeconds(10)).until(() -> gang.bound.size() == placed);
+      }
+      return new TreeMap<>(gang.bound);
+    }
     informer.forEach(queue::add);
     scheduler.scheduleOne();
     await().atMost(Duration.ofSeconds(10)).until(() -> gang.bound.size() == cpus.length);
@@ -228,6 +250,11 @@ class GroupCycleBatchingTest {
   private double flushed(String reason) {
     Counter c = meters.find("scheduler.batch.cache.flushed").tag("reason", reason).counter();
     return c == null ? 0 : c.count();
+  }
+
+  private long groupAttempts() {
+    return meters.find("scheduler.podgroup.scheduling.attempt.duration").timers().stream()
+        .mapToLong(io.micrometer.core.instrument.Timer::count).sum();
   }
 
   private static String[] identical(int members, String cpu) {
@@ -253,6 +280,24 @@ class GroupCycleBatchingTest {
     assertThat(batch().refreshedNodes()).isEqualTo(members.length - 1);
     assertThat(meters.find("scheduler.batch.attempts").tag("result", "hint_used").counter()
         .count()).isEqualTo(members.length - 1);
+  }
+
+  @Test
+  void aGroupCyclePlacesItsMembersWherePerPodCyclesOnTheSameSnapshotPutThem() throws Exception {
+    // identical members, then a run of another signature and back: the batch's reuse, its
+    // refresh of the previous node and its flushes all end where one cycle per pod ends
+    String[] members = {"500m", "500m", "500m", "500m", "700m", "700m", "500m", "500m", "500m",
+        "1", "500m", "500m"};
+    Map<String, String> perPod = place(false, false, members);
+    assertThat(groupAttempts()).isZero();
+    Map<String, String> grouped = place(true, true, members);
+    assertThat(grouped).isEqualTo(perPod);
+    assertThat(grouped).hasSize(members.length);
+    // the group went through one group cycle, and the batch placed members from earlier passes
+    assertThat(groupAttempts()).isEqualTo(1);
+    assertThat(batch().batchedPods()).isPositive();
+    // and so does the per-pod path with batching on (upstream's batch: only full nodes reused)
+    assertThat(place(true, false, members)).isEqualTo(perPod);
   }
 
   @Test

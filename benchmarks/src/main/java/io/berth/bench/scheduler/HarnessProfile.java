@@ -81,9 +81,9 @@ final class HarnessProfile {
    */
   static HarnessBinder.Listener feedBack(Map<String, Pod> current,
       Supplier<SchedulerAssembly> assembly, Consumer<Pod> then) {
-    return (unbound, pod, latency) -> {
+    return (pod, latency) -> {
       Pod old = current.put(key(pod), pod);
-      assembly.get().podHandler().onUpdate(old != null ? old : unbound, pod);
+      assembly.get().podHandler().onUpdate(old != null ? old : HarnessBinder.unbound(pod), pod);
       then.accept(pod);
     };
   }

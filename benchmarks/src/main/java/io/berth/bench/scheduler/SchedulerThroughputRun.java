@@ -133,9 +133,9 @@ public final class SchedulerThroughputRun {
     long[] measuredSli = new long[w.measuredPods()];
     AtomicInteger measuredIndex = new AtomicInteger();
     HarnessClock clock = new HarnessClock();
-    HarnessBinder binder = new HarnessBinder((unbound, pod, latency) -> {
+    HarnessBinder binder = new HarnessBinder((pod, latency) -> {
       Pod old = current.put(key(pod), pod);
-      ref.get().podHandler().onUpdate(old != null ? old : unbound, pod);
+      ref.get().podHandler().onUpdate(old != null ? old : HarnessBinder.unbound(pod), pod);
       long sli = clock.sinceFirstAttempt(pod);
       if (pod.getMetadata().getName().startsWith(MEASURED)) {
         int i = measuredIndex.getAndIncrement();
