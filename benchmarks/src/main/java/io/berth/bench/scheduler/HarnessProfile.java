@@ -83,7 +83,7 @@ final class HarnessProfile {
       Supplier<SchedulerAssembly> assembly, Consumer<Pod> then) {
     return (unbound, pod, latency) -> {
       Pod old = current.put(key(pod), pod);
-      assembly.get().podHandler().onUpdate(old != null ? old : unbound, pod);
+      assembly.get().podHandler().onUpdate(old != null ? old : unbound.get(), pod);
       then.accept(pod);
     };
   }
