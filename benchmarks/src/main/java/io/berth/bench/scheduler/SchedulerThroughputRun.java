@@ -62,12 +62,14 @@ public final class SchedulerThroughputRun {
         java.lang.management.ManagementFactory.getOperatingSystemMXBean();
     for (int r = 0; r < runs; r++) {
       long cpu0 = os.getProcessCpuTime();
+      CompilerThreadsCpu.Sample jit0 = CompilerThreadsCpu.now();
       Result res = run(PerfWorkload.named(workload, nodes, init, measured));
       results.add(res);
       // the whole JVM's user+system time over the run (nodes, init and measured pods, GC, JIT):
       // far less disturbed than pods/s by other work on the machine
-      LOG.info("run {}: {}, process CPU {} ms per pod", r + 1, format(res),
-          String.format("%.3f", (os.getProcessCpuTime() - cpu0) / 1e6 / (init + measured)));
+      LOG.info("run {}: {}, process CPU {} ms per pod (of which JIT compiler threads {})", r + 1, format(res),
+          String.format("%.3f", (os.getProcessCpuTime() - cpu0) / 1e6 / (init + measured)),
+          CompilerThreadsCpu.now().minus(jit0).perPod(init + measured));
     }
     StringBuilder table = new StringBuilder("\n| run | workload | nodes | pods (init+measured) |"
         + " pods/s (avg of 1 s samples) | pods/s (overall) | p50 ms | p99 ms |"
@@ -205,6 +207,7 @@ public final class SchedulerThroughputRun {
       List<Pod> measuredPods = buildPods(MEASURED, w.measuredPods(), w.measuredPod(), setup);
       List<Integer> samples = new ArrayList<>();
       long cpu0 = schedulingThreadsCpuNanos();
+      CompilerThreadsCpu.Sample jit0 = CompilerThreadsCpu.now();
       long t0 = System.nanoTime();
       Thread sampler = new Thread(() -> {
         int last = measuredBound.get();
@@ -248,6 +251,9 @@ public final class SchedulerThroughputRun {
       // accumulates
       LOG.info("{}: scheduling threads CPU {} ms per measured pod", w.name(),
           String.format("%.3f", (schedulingThreadsCpuNanos() - cpu0) / 1e6 / w.measuredPods()));
+      // the JIT's share of the same window: the cold run's warm-up cost, robust under load
+      LOG.info("{}: JIT compiler threads CPU {} (measured pods)", w.name(),
+          CompilerThreadsCpu.now().minus(jit0).perPod(w.measuredPods()));
       churn.shutdownNow();
       sampler.interrupt();
       sampler.join();
