@@ -85,7 +85,7 @@ public final class ApiDispatcher {
       return;
     }
     for (int i = 0; i < parallelism; i++) {
-      Thread t = new Thread(this::work, "api-dispatcher-" + (i + 1));
+      Thread t = new Thread(this::work, "scheduler-api-dispatcher-" + (i + 1));
       t.setDaemon(true);
       workers.add(t);
       t.start();
