@@ -15,7 +15,7 @@ import java.util.TreeMap;
  * <p>v1.36 defaults: {@link #SCHEDULER_ASYNC_PREEMPTION}, {@link #SCHEDULER_POP_FROM_BACKOFF_Q},
  * {@link #NOMINATED_NODE_NAME_FOR_EXPECTATION}, {@link #CLEARING_NOMINATED_NODE_NAME_AFTER_BINDING}
  * {@link #OPPORTUNISTIC_BATCHING} and {@link #DRA_CONSUMABLE_CAPACITY} are beta and on; {@link #SCHEDULER_QUEUEING_HINTS} is GA and
- * locked to true.
+ * locked to true; {@link #SCHEDULER_ASYNC_API_CALLS} is beta and off (on in 1.34 and 1.35.0, off again since 1.35.1).
  */
 public final class FeatureGates {
   /** Victims of preemption are deleted off the scheduling thread (KEP-4832; beta, on, 1.33). */
@@ -51,6 +51,14 @@ public final class FeatureGates {
    * exclusively like any other, and a request with capacity requests is refused.
    */
   public static final String DRA_CONSUMABLE_CAPACITY = "DRAConsumableCapacity";
+  /**
+   * The scheduler's pod status patches and bindings go through an API dispatcher with its own
+   * threads (KEP-5229; beta since 1.34, off by default since 1.35.1 and in 1.36): the scheduling
+   * thread queues a failed pod's {@code PodScheduled} condition and nomination instead of waiting
+   * for the write; calls for one pod run in order and a binding supersedes a pending patch. Off:
+   * the writes are synchronous, as before.
+   */
+  public static final String SCHEDULER_ASYNC_API_CALLS = "SchedulerAsyncAPICalls";
   /** Queueing hints (KEP-4247): GA in 1.34, locked to true; setting it false is an error. */
   public static final String SCHEDULER_QUEUEING_HINTS = "SchedulerQueueingHints";
 
@@ -69,6 +77,7 @@ public final class FeatureGates {
     d.put(DRA_CONSUMABLE_CAPACITY, true);
     d.put(NOMINATED_NODE_NAME_FOR_EXPECTATION, true);
     d.put(OPPORTUNISTIC_BATCHING, true);
+    d.put(SCHEDULER_ASYNC_API_CALLS, false);
     d.put(SCHEDULER_ASYNC_PREEMPTION, true);
     d.put(SCHEDULER_POP_FROM_BACKOFF_Q, true);
     d.put(SCHEDULER_QUEUEING_HINTS, true);

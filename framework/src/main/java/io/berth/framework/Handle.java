@@ -21,6 +21,14 @@ public interface Handle {
   /** The scheduler's own pod writes (status patches, preemption's deletions). */
   PodApi podApi();
 
+  /**
+   * The scheduler's asynchronous pod writes (upstream's {@code APICacher()}): present only with the
+   * {@code SchedulerAsyncAPICalls} gate on; empty means write synchronously, as before.
+   */
+  default Optional<ApiCacher> apiCacher() {
+    return Optional.empty();
+  }
+
   /** The scheduler's feature gates. */
   FeatureGates featureGates();
 

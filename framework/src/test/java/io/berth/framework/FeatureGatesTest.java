@@ -44,6 +44,14 @@ class FeatureGatesTest {
   }
 
   @Test
+  void schedulerAsyncApiCallsIsOffByDefaultAsInV136AndCanBeTurnedOn() {
+    assertThat(FeatureGates.known()).containsEntry(FeatureGates.SCHEDULER_ASYNC_API_CALLS, false);
+    assertThat(FeatureGates.defaults().enabled(FeatureGates.SCHEDULER_ASYNC_API_CALLS)).isFalse();
+    assertThat(FeatureGates.parse("SchedulerAsyncAPICalls=true")
+        .enabled(FeatureGates.SCHEDULER_ASYNC_API_CALLS)).isTrue();
+  }
+
+  @Test
   void schedulerQueueingHintsIsLockedToTrue() {
     assertThat(FeatureGates.parse("SchedulerQueueingHints=true")
         .enabled(FeatureGates.SCHEDULER_QUEUEING_HINTS)).isTrue();

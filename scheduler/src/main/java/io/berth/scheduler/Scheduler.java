@@ -39,7 +39,10 @@ import org.slf4j.LoggerFactory;
  * while (the pod waits in Permit or a PreBind plugin has work, per PreBindPreFlight); a failed
  * binding cycle clears it. Any failure unreserves, forgets the assumed pod, records
  * {@code FailedScheduling} and {@code PodScheduled=False}, and requeues it with the plugins that
- * rejected it. A pod of a complete gang opens a {@link GroupSchedulingCycle} instead, which places
+ * rejected it; with SchedulerAsyncAPICalls that status patch (and the binding cycle's nomination)
+ * is queued in the API dispatcher instead of written on the calling thread, so a failing attempt
+ * costs the scheduling thread no API round trip. A pod of a complete gang opens a
+ * {@link GroupSchedulingCycle} instead, which places
  * the whole group through the same algorithm and ends in the same binding and failure paths.
  * The loop thread owns the snapshot and the algorithm; the queue and the cache are
  * thread-safe and shared with the informer handlers and binding threads.
@@ -461,6 +464,8 @@ public final class Scheduler {
             ? nominating.nominatedNodeName() : null;
         Pod current = writtenNomination == null ? cached.get()
             : PodStatusUpdater.withNominatedNodeNameIfUnset(cached.get(), writtenNomination);
+        // synchronous, or (SchedulerAsyncAPICalls) queued: the dispatcher merges it with a patch
+        // still pending for the pod and skips it if the pod already shows it
         statusUpdater.update(current, reason, message, nominated);
       } catch (RuntimeException e) {
         LOG.warn("updating the PodScheduled condition of {} failed: {}", pInfo.key(),

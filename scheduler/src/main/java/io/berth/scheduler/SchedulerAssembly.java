@@ -1,5 +1,6 @@
 package io.berth.scheduler;
 
+import io.berth.framework.ApiCacher;
 import io.berth.framework.ClusterEventWithHint;
 import io.berth.framework.EventRecorder;
 import io.berth.framework.EventResource;
@@ -15,6 +16,8 @@ import io.berth.framework.runtime.ListerProvider;
 import io.berth.framework.runtime.ProfileConfig;
 import io.berth.framework.runtime.Registry;
 import io.berth.informer.ResourceEventHandler;
+import io.berth.scheduler.apidispatcher.ApiCache;
+import io.berth.scheduler.apidispatcher.ApiDispatcher;
 import io.berth.scheduler.cache.SchedulerCache;
 import io.berth.scheduler.cache.Snapshot;
 import io.berth.scheduler.config.SchedulerConfiguration;
@@ -64,6 +67,8 @@ public final class SchedulerAssembly {
   private final List<AutoCloseable> closeables;
   private final AttemptRecorder attemptRecorder;
   private final Explainer explainer;
+  // null without SchedulerAsyncAPICalls
+  private final ApiDispatcher apiDispatcher;
 
   private SchedulerAssembly(Builder b) {
     SchedulerMetrics metrics = new SchedulerMetrics(b.meterRegistry);
@@ -77,6 +82,11 @@ public final class SchedulerAssembly {
     };
     PodApi podApi = b.podApi != null ? b.podApi : b.client != null ? new ClientPodApi(b.client)
         : PodApi.unavailable("the scheduler");
+    // SchedulerAsyncAPICalls: status patches and bindings through the dispatcher's own threads
+    this.apiDispatcher = b.featureGates.enabled(FeatureGates.SCHEDULER_ASYNC_API_CALLS)
+        ? new ApiDispatcher(b.config.parallelism(), metrics) : null;
+    Optional<ApiCacher> apiCacher = apiDispatcher == null ? Optional.empty()
+        : Optional.of(new ApiCache(apiDispatcher, podApi));
     Map<String, Framework> fws = new LinkedHashMap<>();
     List<AutoCloseable> toClose = new java.util.ArrayList<>();
     for (ProfileConfig profile : b.config.profiles()) {
@@ -85,7 +95,8 @@ public final class SchedulerAssembly {
         toClose.add(c);
       }
       fws.put(profile.schedulerName(), FrameworkRuntime.builder(b.registry, profile)
-          .client(b.client).podApi(podApi).featureGates(b.featureGates)
+          .client(b.client).podApi(podApi).apiCacher(apiCacher.orElse(null))
+          .featureGates(b.featureGates)
           .preemptionMetrics(metrics).pluginMetrics(metrics)
           .activator(pods -> {
             SchedulingQueue q = queueRef.get();
@@ -116,7 +127,7 @@ public final class SchedulerAssembly {
         case GATED -> queue.gatedSize();
       });
     }
-    this.handlers = new SchedulerEventHandlers(queue, cache, frameworks);
+    this.handlers = new SchedulerEventHandlers(queue, cache, frameworks, apiDispatcher);
     AtomicInteger n = new AtomicInteger();
     ExecutorService bindingPool = Executors.newCachedThreadPool(r -> {
       Thread t = new Thread(r, "binding-cycle-" + n.incrementAndGet());
@@ -125,7 +136,7 @@ public final class SchedulerAssembly {
     });
     this.scheduler = new Scheduler(queue, cache, snapshot, frameworks,
         new SchedulingAlgorithm(b.config.percentageOfNodesToScore().orElse(0), b.random),
-        new PodStatusUpdater(podApi), b.informerPod, metrics, b.clock, bindingPool);
+        new PodStatusUpdater(podApi, apiCacher), b.informerPod, metrics, b.clock, bindingPool);
     this.closeables = List.copyOf(toClose);
     this.attemptRecorder = b.explainStore.enabled() || !b.attemptListeners.isEmpty()
         ? new AttemptRecorder(b.explainStore, b.clock, b.attemptListeners) : AttemptRecorder.NOOP;
@@ -306,10 +317,13 @@ public final class SchedulerAssembly {
     return out;
   }
 
-  /** Starts the queue's flushes, the cache's expiry and the scheduling loop. */
+  /** Starts the queue's flushes, the cache's expiry, the API dispatcher and the scheduling loop. */
   public void start() {
     cache.start();
     queue.start();
+    if (apiDispatcher != null) {
+      apiDispatcher.start();
+    }
     scheduler.start();
   }
 
@@ -317,6 +331,10 @@ public final class SchedulerAssembly {
   public boolean stop(Duration timeout) throws InterruptedException {
     queue.close();
     boolean done = scheduler.stop(timeout);
+    if (apiDispatcher != null) {
+      // after the binding cycles, which wait for their bindings in it; what is queued still runs
+      done &= apiDispatcher.close(timeout);
+    }
     cache.close();
     attemptRecorder.close();
     parallelizer.close();

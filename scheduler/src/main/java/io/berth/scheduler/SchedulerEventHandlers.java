@@ -3,6 +3,7 @@ package io.berth.scheduler;
 import io.berth.framework.ClusterEvent;
 import io.berth.framework.Framework;
 import io.berth.informer.ResourceEventHandler;
+import io.berth.scheduler.apidispatcher.ApiDispatcher;
 import io.berth.scheduler.cache.SchedulerCache;
 import io.berth.scheduler.queue.SchedulingQueue;
 import io.fabric8.kubernetes.api.model.Node;
@@ -20,7 +21,9 @@ import org.slf4j.LoggerFactory;
  * pods (Succeeded/Failed) count as gone, as upstream's informer field selector makes them. Called
  * from informer handler threads; the queue and cache are thread-safe. A handler never throws: a
  * bad object is logged and skipped. An unassigned member entering activeQ lets its group's gated siblings go
- * ({@link GroupSiblings}).
+ * ({@link GroupSiblings}). With {@code SchedulerAsyncAPICalls}, every pod update first syncs the
+ * API dispatcher's pending call for the pod (upstream's {@code syncPodWithDispatcher}), which
+ * drops a patch the pod now already shows.
  */
 final class SchedulerEventHandlers {
   private static final Logger LOG = LoggerFactory.getLogger(SchedulerEventHandlers.class);
@@ -30,8 +33,16 @@ final class SchedulerEventHandlers {
   private final Map<String, Framework> profiles;
   // null when no profile has a group plugin
   private final GroupSiblings groups;
+  // null without SchedulerAsyncAPICalls
+  private final ApiDispatcher dispatcher;
 
   SchedulerEventHandlers(SchedulingQueue queue, SchedulerCache cache, Map<String, Framework> profiles) {
+    this(queue, cache, profiles, null);
+  }
+
+  SchedulerEventHandlers(SchedulingQueue queue, SchedulerCache cache, Map<String, Framework> profiles,
+      ApiDispatcher dispatcher) {
+    this.dispatcher = dispatcher;
     this.queue = queue;
     this.cache = cache;
     this.profiles = profiles;
@@ -135,6 +146,11 @@ final class SchedulerEventHandlers {
         deletePod(oldPod);
       }
       return;
+    }
+    if (dispatcher != null && !Objects.equals(oldPod.getMetadata().getResourceVersion(),
+        newPod.getMetadata().getResourceVersion())) {
+      // upstream discards the synced pod too: the sync only refreshes (or drops) the pending call
+      dispatcher.syncObject(newPod);
     }
     boolean wasAssigned = assigned(oldPod);
     if (assigned(newPod)) {

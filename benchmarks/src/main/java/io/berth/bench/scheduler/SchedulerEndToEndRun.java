@@ -93,6 +93,7 @@ public final class SchedulerEndToEndRun {
       Lister<Pod> podLister = informers.lister(Pod.class);
       SchedulerAssembly assembly = SchedulerAssembly.builder(SchedulerConfigLoader.defaults(registry),
           registry).client(client).listers(new InformerListers(informers)).meterRegistry(metrics)
+          .featureGates(io.berth.framework.FeatureGates.parse(System.getProperty("berth.featureGates", "")))
           .eventRecorders(name -> Boolean.parseBoolean(System.getProperty("berth.bench.events", "true"))
               ? new KubernetesEventRecorder(client, name, metrics) : EventRecorder.NOOP)
           .informerPod(p -> podLister.get(p.getMetadata().getNamespace(), p.getMetadata().getName()))

@@ -28,6 +28,7 @@ import io.berth.framework.PermitPlugin;
 import io.berth.framework.PermitResult;
 import io.berth.framework.Plugin;
 import io.berth.framework.PluginFactory;
+import io.berth.framework.ApiCacher;
 import io.berth.framework.PodApi;
 import io.berth.framework.PodGroupPlugin;
 import io.berth.framework.PodInfo;
@@ -80,6 +81,7 @@ public final class FrameworkRuntime implements Framework {
   private final OptionalInt percentageOfNodesToScore;
   private final KubernetesClient client;
   private final PodApi podApi;
+  private final Optional<ApiCacher> apiCacher;
   private final FeatureGates featureGates;
   private final PreemptionMetrics preemptionMetrics;
   private final io.berth.framework.PluginMetrics pluginMetrics;
@@ -123,6 +125,7 @@ public final class FrameworkRuntime implements Framework {
     this.client = b.client;
     this.podApi = b.podApi != null ? b.podApi : b.client != null ? new ClientPodApi(b.client)
         : PodApi.unavailable("profile \"" + profileName + "\"");
+    this.apiCacher = Optional.ofNullable(b.apiCacher);
     this.featureGates = b.featureGates;
     this.preemptionMetrics = b.preemptionMetrics;
     this.pluginMetrics = b.pluginMetrics;
@@ -148,6 +151,7 @@ public final class FrameworkRuntime implements Framework {
     private final ProfileConfig profile;
     private KubernetesClient client;
     private PodApi podApi;
+    private ApiCacher apiCacher;
     private FeatureGates featureGates = FeatureGates.defaults();
     private PreemptionMetrics preemptionMetrics = PreemptionMetrics.NOOP;
     private io.berth.framework.PluginMetrics pluginMetrics = io.berth.framework.PluginMetrics.NOOP;
@@ -174,6 +178,12 @@ public final class FrameworkRuntime implements Framework {
     /** The pod writes; by default {@link ClientPodApi} over the client. */
     public Builder podApi(PodApi value) {
       this.podApi = value;
+      return this;
+    }
+
+    /** The asynchronous pod writes ({@code SchedulerAsyncAPICalls}); by default none. */
+    public Builder apiCacher(ApiCacher value) {
+      this.apiCacher = value;
       return this;
     }
 
@@ -365,6 +375,11 @@ public final class FrameworkRuntime implements Framework {
   @Override
   public PodApi podApi() {
     return podApi;
+  }
+
+  @Override
+  public Optional<ApiCacher> apiCacher() {
+    return apiCacher;
   }
 
   @Override

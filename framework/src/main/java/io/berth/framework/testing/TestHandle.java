@@ -41,6 +41,7 @@ public final class TestHandle implements Handle {
   private final List<String> events = Collections.synchronizedList(new ArrayList<>());
   private KubernetesClient client;
   private PodApi podApi;
+  private io.berth.framework.ApiCacher apiCacher;
   private FeatureGates featureGates = FeatureGates.defaults();
   private final List<String> activated = Collections.synchronizedList(new ArrayList<>());
 
@@ -77,6 +78,17 @@ public final class TestHandle implements Handle {
   public TestHandle withPodApi(PodApi api) {
     this.podApi = api;
     return this;
+  }
+
+  /** Makes {@link #apiCacher()} answer {@code cacher} (the {@code SchedulerAsyncAPICalls} path). */
+  public TestHandle withApiCacher(io.berth.framework.ApiCacher cacher) {
+    this.apiCacher = cacher;
+    return this;
+  }
+
+  @Override
+  public java.util.Optional<io.berth.framework.ApiCacher> apiCacher() {
+    return java.util.Optional.ofNullable(apiCacher);
   }
 
   /** Recorded events as "type reason message". */

@@ -17,7 +17,10 @@ import java.util.concurrent.ExecutionException;
 /**
  * Bind: POSTs a {@code v1.Binding} to the pod's {@code binding} subresource, as kube-scheduler's
  * DefaultBinder does. Any answer but 2xx is an Error status carrying the API server's message (the
- * scheduler then forgets the assumed pod and retries it). Thread-safe: stateless apart from the
+ * scheduler then forgets the assumed pod and retries it). With {@code SchedulerAsyncAPICalls} (the
+ * Handle has an {@link io.berth.framework.ApiCacher}) the POST is queued in the scheduler's API
+ * dispatcher, which orders it after the pod's status patches in flight and drops the pending ones,
+ * and the binding thread still waits for its result. Thread-safe: stateless apart from the
  * shared client; called from binding threads.
  */
 public final class DefaultBinder implements BindPlugin {
@@ -76,6 +79,15 @@ public final class DefaultBinder implements BindPlugin {
 
   @Override
   public Status bind(CycleState state, Pod pod, String nodeName) {
+    var cacher = handle.apiCacher();
+    if (cacher.isPresent()) {
+      return cacher.get().waitOnFinish(cacher.get().bindPod(pod, nodeName, () -> post(pod, nodeName)));
+    }
+    return post(pod, nodeName);
+  }
+
+  /** The binding request itself. */
+  private Status post(Pod pod, String nodeName) {
     KubernetesClient client = handle.client();
     String ns = pod.getMetadata().getNamespace();
     String name = pod.getMetadata().getName();

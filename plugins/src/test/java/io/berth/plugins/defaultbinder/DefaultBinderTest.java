@@ -31,4 +31,61 @@ class DefaultBinderTest {
     assertThat(b.getMetadata().getUid()).isNull();
     assertThat(DefaultBinder.bindingJson("ns", "p", null, "n")).doesNotContain("uid");
   }
+
+  /** An ApiCacher whose bindings end as the test says, without running the request. */
+  private static io.berth.framework.ApiCacher cacher(
+      java.util.concurrent.CompletableFuture<io.berth.framework.ApiCacher.Outcome> result,
+      java.util.List<String> bound) {
+    return new io.berth.framework.ApiCacher() {
+      @Override
+      public java.util.concurrent.CompletionStage<Outcome> patchPodStatus(
+          io.fabric8.kubernetes.api.model.Pod pod,
+          java.util.Optional<io.fabric8.kubernetes.api.model.PodCondition> condition,
+          io.berth.framework.NominatingInfo nominating) {
+        throw new AssertionError("no patches");
+      }
+
+      @Override
+      public java.util.concurrent.CompletionStage<Outcome> bindPod(
+          io.fabric8.kubernetes.api.model.Pod pod, String nodeName,
+          java.util.function.Supplier<io.berth.framework.Status> binding) {
+        bound.add(pod.getMetadata().getName() + "->" + nodeName);
+        return result;
+      }
+    };
+  }
+
+  private static io.fabric8.kubernetes.api.model.Pod pod() {
+    return new io.fabric8.kubernetes.api.model.PodBuilder().withNewMetadata().withName("web-0")
+        .withNamespace("ns").withUid("u").endMetadata().build();
+  }
+
+  @Test
+  void withTheDispatcherTheBindingIsQueuedAndItsFailureIsTheStatus() {
+    java.util.List<String> bound = new java.util.ArrayList<>();
+    var failed = new java.util.concurrent.CompletableFuture<io.berth.framework.ApiCacher.Outcome>();
+    failed.completeExceptionally(new io.berth.framework.StatusException(
+        io.berth.framework.Status.error("binding pod ns/web-0 to node n1: HTTP 409: conflict")));
+    var handle = new io.berth.framework.testing.TestHandle().withApiCacher(cacher(failed, bound));
+    var binder = (DefaultBinder) DefaultBinder.create(java.util.Map.of(), handle);
+
+    var status = binder.bind(new io.berth.framework.CycleState(), pod(), "n1");
+
+    assertThat(bound).containsExactly("web-0->n1");
+    assertThat(status.isSuccess()).isFalse();
+    assertThat(status.message()).isEqualTo("binding pod ns/web-0 to node n1: HTTP 409: conflict");
+  }
+
+  @Test
+  void withTheDispatcherASkippedOrOverwrittenBindingIsSuccessAsUpstream() {
+    for (var outcome : io.berth.framework.ApiCacher.Outcome.values()) {
+      var handle = new io.berth.framework.testing.TestHandle().withApiCacher(cacher(
+          java.util.concurrent.CompletableFuture.completedFuture(outcome),
+          new java.util.ArrayList<>()));
+      var binder = (DefaultBinder) DefaultBinder.create(java.util.Map.of(), handle);
+
+      assertThat(binder.bind(new io.berth.framework.CycleState(), pod(), "n1").isSuccess())
+          .as(outcome.name()).isTrue();
+    }
+  }
 }
