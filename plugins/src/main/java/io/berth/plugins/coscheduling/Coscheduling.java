@@ -123,6 +123,10 @@ public final class Coscheduling implements QueueSortPlugin, PreEnqueuePlugin, Pr
   private final AtomicLong reservedVersion = new AtomicLong();
   // the last group whose assigned members were counted, with what the count was taken from; replaced whole
   private volatile AssignedCount lastCount;
+  // the last member summary computed (by PreEnqueue or PreFilter), of whichever group; replaced whole
+  private volatile MemberSummary lastSummary;
+  // how many member summaries were computed afresh (for tests)
+  private final AtomicLong summaries = new AtomicLong();
   // how many times a group's assigned members were counted afresh (for tests)
   private final AtomicLong memberCounts = new AtomicLong();
   // QueueSort's per-pod fields (group ref, keys), derived once per pod object; lock-free, racy by design
@@ -315,7 +319,15 @@ public final class Coscheduling implements QueueSortPlugin, PreEnqueuePlugin, Pr
     if (cached != null && cached.matches(listed, group.minMember())) {
       return cached;
     }
-    MemberSummary fresh = MemberSummary.of(group, listed);
+    // the last summary taken, of whichever group: a complete group's siblings, released together, each pass
+    // PreEnqueue on one unchanged list (and the group's first PreFilter follows on it)
+    MemberSummary last = lastSummary;
+    MemberSummary fresh = last;
+    if (last == null || !last.matches(group.ref(), listed, group.minMember())) {
+      fresh = MemberSummary.of(group, listed);
+      summaries.incrementAndGet();
+    }
+    lastSummary = fresh;
     if (state != null) {
       state.members = fresh;
     }
@@ -680,6 +692,11 @@ public final class Coscheduling implements QueueSortPlugin, PreEnqueuePlugin, Pr
   /** How many times a group's assigned members were counted afresh rather than reused (for tests). */
   long memberCounts() {
     return memberCounts.get();
+  }
+
+  /** How many member summaries were computed afresh rather than reused (for tests). */
+  long summaries() {
+    return summaries.get();
   }
 
   /** How many members are reserved and not yet bound (for tests). */
