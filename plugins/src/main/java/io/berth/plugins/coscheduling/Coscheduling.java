@@ -75,6 +75,10 @@ import org.slf4j.LoggerFactory;
  *       points too ({@code multiPoint} does).
  *   <li>What it keeps per group (member requests, per-node members, the capacity verdict of the snapshot version
  *       a group cycle runs on) is bounded ({@link GroupStates}) and dropped when the group completes or goes.
+ *       Besides, the last member summary and the last assigned-member count ({@link AssignedCount}) taken are
+ *       reused while what they were taken from is unchanged (a complete group's siblings at PreEnqueue, a group
+ *       cycle's members at PreFilter and at the commit's Permit), and QueueSort's per-pod keys are derived once per
+ *       pod object ({@link SortKeys}).
  *   <li>{@link PodGroupPlugin}: tells the scheduler each pod's group, so that a complete group is placed in one group
  *       scheduling cycle (the Permit wait above then serves late members).
  *   <li>{@link SignPlugin}: signs every pod with no fragment, so batching stays on (see {@link #signPod}).
