@@ -46,6 +46,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -74,6 +75,10 @@ import org.slf4j.LoggerFactory;
  *       points too ({@code multiPoint} does).
  *   <li>What it keeps per group (member requests, per-node members, the capacity verdict of the snapshot version
  *       a group cycle runs on) is bounded ({@link GroupStates}) and dropped when the group completes or goes.
+ *       Besides, the last member summary and the last assigned-member count ({@link AssignedCount}) taken are
+ *       reused while what they were taken from is unchanged (a complete group's siblings at PreEnqueue, a group
+ *       cycle's members at PreFilter and at the commit's Permit), and QueueSort's per-pod keys are derived once per
+ *       pod object ({@link SortKeys}).
  *   <li>{@link PodGroupPlugin}: tells the scheduler each pod's group, so that a complete group is placed in one group
  *       scheduling cycle (the Permit wait above then serves late members).
  *   <li>{@link SignPlugin}: signs every pod with no fragment, so batching stays on (see {@link #signPod}).
@@ -118,6 +123,18 @@ public final class Coscheduling implements QueueSortPlugin, PreEnqueuePlugin, Pr
   // uid -> node of every member reserved and neither unreserved nor bound yet (assumed: the scheduler's cache holds
   // it); bounded by the pods in flight; entries added and removed atomically
   private final Map<String, String> reserved = new ConcurrentHashMap<>();
+  // bumped after every change to reserved: a member count taken at an older value is not reused
+  private final AtomicLong reservedVersion = new AtomicLong();
+  // the last group whose assigned members were counted, with what the count was taken from; replaced whole
+  private volatile AssignedCount lastCount;
+  // the last member summary computed (by PreEnqueue or PreFilter), of whichever group; replaced whole
+  private volatile MemberSummary lastSummary;
+  // how many member summaries were computed afresh (for tests)
+  private final AtomicLong summaries = new AtomicLong();
+  // how many times a group's assigned members were counted afresh (for tests)
+  private final AtomicLong memberCounts = new AtomicLong();
+  // QueueSort's per-pod fields (group ref, keys), derived once per pod object; lock-free, racy by design
+  private final SortKeys sortKeys = new SortKeys();
 
   Coscheduling(CoschedulingArgs args, Handle handle, PodGroupLister podGroups, GroupMembers members, Clock clock,
       ScheduledExecutorService timers) {
@@ -268,14 +285,16 @@ public final class Coscheduling implements QueueSortPlugin, PreEnqueuePlugin, Pr
    */
   private Optional<PodGroup> groupOf(Pod pod) {
     Optional<GroupRef> ref = GroupRef.of(pod);
-    if (ref.isEmpty()) {
-      return Optional.empty();
-    }
+    return ref.isEmpty() ? Optional.empty() : groupOf(pod, ref.get());
+  }
+
+  /** As {@link #groupOf(Pod)} for the group {@code ref} that {@code pod} names. */
+  private Optional<PodGroup> groupOf(Pod pod, GroupRef ref) {
     try {
-      Optional<PodGroup> group = podGroups.get(ref.get());
+      Optional<PodGroup> group = podGroups.get(ref);
       if (group.isEmpty()) {
-        states.remove(ref.get());
-        throw new GroupProblem("PodGroup \"" + ref.get().key() + "\" of pod \"" + podKey(pod) + "\" does not exist");
+        states.remove(ref);
+        throw new GroupProblem("PodGroup \"" + ref.key() + "\" of pod \"" + podKey(pod) + "\" does not exist");
       }
       return group.filter(PodGroup::gang);
     } catch (IllegalArgumentException malformed) {
@@ -304,7 +323,15 @@ public final class Coscheduling implements QueueSortPlugin, PreEnqueuePlugin, Pr
     if (cached != null && cached.matches(listed, group.minMember())) {
       return cached;
     }
-    MemberSummary fresh = MemberSummary.of(group, listed);
+    // the last summary taken, of whichever group: a complete group's siblings, released together, each pass
+    // PreEnqueue on one unchanged list (and the group's first PreFilter follows on it)
+    MemberSummary last = lastSummary;
+    MemberSummary fresh = last;
+    if (last == null || !last.matches(group.ref(), listed, group.minMember())) {
+      fresh = MemberSummary.of(group, listed);
+      summaries.incrementAndGet();
+    }
+    lastSummary = fresh;
     if (state != null) {
       state.members = fresh;
     }
@@ -314,23 +341,26 @@ public final class Coscheduling implements QueueSortPlugin, PreEnqueuePlugin, Pr
   /**
    * Members assumed or bound, other than {@code except}: bound to a node of the cycle's snapshot, or reserved by this
    * plugin and not unreserved (every pod the scheduler assumes, in a group cycle or alone, passes Reserve before
-   * Permit). Costs O(members), not a walk over the snapshot's pods.
+   * Permit). Costs O(members), not a walk over the snapshot's pods; and a group cycle's commit, which runs Permit for
+   * each of its members in a row on an unchanged member list, snapshot and set of reserved pods, counts the group
+   * once ({@link AssignedCount}) instead of once per member.
    */
-  private int assignedMembers(PodGroup group, Pod except) {
+  int assignedMembers(PodGroup group, Pod except) {
     String exceptUid = except == null ? null : except.getMetadata().getUid();
     NodeInfoLister snapshot = handle.snapshotLister();
-    int n = 0;
-    for (Pod p : members.of(group.ref())) {
-      String uid = p.getMetadata().getUid();
-      if (Objects.equals(uid, exceptUid)) {
-        continue;
-      }
-      String node = p.getSpec() == null ? null : p.getSpec().getNodeName();
-      if (node != null && !node.isEmpty() ? snapshot.get(node).isPresent() : reserved.containsKey(uid)) {
-        n++;
+    long version = snapshot.version();
+    List<Pod> listed = members.named(group.namespace(), group.name());
+    // read before the reserved map: a change after this read makes the count stale, and then it is not reused
+    long reservedNow = reservedVersion.get();
+    AssignedCount count = lastCount;
+    if (version < 0 || count == null || !count.matches(group.ref(), listed, snapshot, version, reservedNow)) {
+      count = AssignedCount.of(group.ref(), listed, snapshot, version, reservedNow, reserved);
+      memberCounts.incrementAndGet();
+      if (version >= 0) {
+        lastCount = count;
       }
     }
-    return n;
+    return count.excluding(exceptUid);
   }
 
   private static Optional<Status> tooFewMembers(PodGroup group, MemberSummary summary) {
@@ -384,20 +414,34 @@ public final class Coscheduling implements QueueSortPlugin, PreEnqueuePlugin, Pr
     if (p1 != p2) {
       return p1 > p2;
     }
-    Optional<PodGroup> g1 = quietGroup(a.pod());
-    Optional<PodGroup> g2 = quietGroup(b.pod());
-    Instant t1 = g1.map(PodGroup::creationTimestamp).orElseGet(() -> queuedSince(a));
-    Instant t2 = g2.map(PodGroup::creationTimestamp).orElseGet(() -> queuedSince(b));
+    SortKeys.Key ka = sortKeys.of(a.pod());
+    SortKeys.Key kb = sortKeys.of(b.pod());
+    PodGroup g1 = sortGroup(ka);
+    PodGroup g2 = sortGroup(kb);
+    Instant t1 = g1 != null ? g1.creationTimestamp() : queuedSince(a);
+    Instant t2 = g2 != null ? g2.creationTimestamp() : queuedSince(b);
     if (!t1.equals(t2)) {
       return t1.isBefore(t2);
     }
-    String k1 = g1.map(PodGroup::key).orElseGet(() -> podKey(a.pod()));
-    String k2 = g2.map(PodGroup::key).orElseGet(() -> podKey(b.pod()));
+    String k1 = g1 != null ? sortKeys.groupKey(ka, g1) : ka.podKey();
+    String k2 = g2 != null ? sortKeys.groupKey(kb, g2) : kb.podKey();
     int byKey = k1.compareTo(k2);
     if (byKey != 0) {
       return byKey < 0;
     }
-    return podKey(a.pod()).compareTo(podKey(b.pod())) < 0;
+    return ka.podKey().compareTo(kb.podKey()) < 0;
+  }
+
+  /** The gang ordering {@code k}'s pod, looked up afresh; null when none (a missing or malformed one too). */
+  private PodGroup sortGroup(SortKeys.Key k) {
+    if (k.ref() == null) {
+      return null;
+    }
+    try {
+      return groupOf(k.pod(), k.ref()).orElse(null);
+    } catch (GroupProblem e) {
+      return null;
+    }
   }
 
   private static Instant queuedSince(QueuedPodInfo p) {
@@ -632,6 +676,7 @@ public final class Coscheduling implements QueueSortPlugin, PreEnqueuePlugin, Pr
   public Status reserve(CycleState state, Pod pod, String nodeName) {
     if (GroupRef.of(pod).isPresent()) {
       reserved.put(pod.getMetadata().getUid(), nodeName);
+      reservedVersion.incrementAndGet();
     }
     return Status.SUCCESS;
   }
@@ -639,7 +684,23 @@ public final class Coscheduling implements QueueSortPlugin, PreEnqueuePlugin, Pr
   /** A bound member counts through its {@code spec.nodeName} from now on. */
   @Override
   public void postBind(CycleState state, Pod pod, String nodeName) {
-    reserved.remove(pod.getMetadata().getUid());
+    unreserved(pod);
+  }
+
+  private void unreserved(Pod pod) {
+    if (reserved.remove(pod.getMetadata().getUid()) != null) {
+      reservedVersion.incrementAndGet();
+    }
+  }
+
+  /** How many times a group's assigned members were counted afresh rather than reused (for tests). */
+  long memberCounts() {
+    return memberCounts.get();
+  }
+
+  /** How many member summaries were computed afresh rather than reused (for tests). */
+  long summaries() {
+    return summaries.get();
   }
 
   /** How many members are reserved and not yet bound (for tests). */
@@ -649,7 +710,7 @@ public final class Coscheduling implements QueueSortPlugin, PreEnqueuePlugin, Pr
 
   @Override
   public void unreserve(CycleState state, Pod pod, String nodeName) {
-    reserved.remove(pod.getMetadata().getUid());
+    unreserved(pod);
     Optional<PodGroup> group = quietGroup(pod);
     if (group.isEmpty()) {
       return;

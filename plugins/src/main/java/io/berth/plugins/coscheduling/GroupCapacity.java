@@ -12,7 +12,9 @@ import java.util.Map;
  * placed or assumed members count as free), never below zero, summed over the nodes. A necessary condition only:
  * the group may still fail Filter on fragmented nodes. Where the members sit comes from the group's
  * {@link GroupNodes}, so a group cycle's members (each placed member counts as free, so the answer is the same for
- * every member of the cycle) pay one lookup per node, not a walk over every pod. Stateless and thread-safe.
+ * every member of the cycle) pay one lookup per node, not a walk over every pod; and the walk ends at the first
+ * nodes whose free capacity covers every requested resource (the sums of a resource that is short, the only ones a
+ * message shows, are always over every node). Stateless and thread-safe.
  */
 final class GroupCapacity {
 
@@ -25,10 +27,15 @@ final class GroupCapacity {
    */
   static List<String> shortfalls(Map<String, Long> required, List<NodeInfo> nodes, GroupNodes group) {
     String[] names = required.keySet().toArray(String[]::new);
-    long[] free = group.freeCapacity(nodes, names);
+    long[] needed = new long[names.length];
+    for (int i = 0; i < names.length; i++) {
+      needed[i] = required.get(names[i]);
+    }
+    // stops at the first nodes that cover every need: the sums are exact whenever a resource is short
+    long[] free = group.freeCapacity(nodes, names, needed);
     List<String> out = new ArrayList<>();
     for (int i = 0; i < names.length; i++) {
-      long need = required.get(names[i]);
+      long need = needed[i];
       if (need > 0 && need > free[i]) {
         out.add(names[i] + ": needs " + format(names[i], need) + ", " + format(names[i], free[i])
             + " free, short by " + format(names[i], need - free[i]));

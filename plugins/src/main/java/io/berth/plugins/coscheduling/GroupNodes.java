@@ -33,10 +33,28 @@ final class GroupNodes {
    * counts pods).
    */
   long[] freeCapacity(List<NodeInfo> nodes, String[] names) {
+    return freeCapacity(nodes, names, null);
+  }
+
+  /**
+   * As {@link #freeCapacity(List, String[])}, but stops summing as soon as every resource {@code i} with
+   * {@code needed[i] > 0} has at least {@code needed[i]} free (null: never stops early). So the answer is exact for
+   * every resource only when some resource is short; once all are covered the sums are partial (each at least its
+   * need), which is all a fit check asks. A group that fits, the common case, costs a few nodes, not the cluster.
+   */
+  long[] freeCapacity(List<NodeInfo> nodes, String[] names, long[] needed) {
     long[] free = new long[names.length];
     boolean[] pods = new boolean[names.length];
+    // resources still short of their need; the walk ends when none is
+    int uncovered = 0;
     for (int i = 0; i < names.length; i++) {
       pods[i] = names[i].equals(Resource.PODS);
+      if (needed == null || needed[i] > 0) {
+        uncovered++;
+      }
+    }
+    if (needed != null && uncovered == 0) {
+      return free;
     }
     for (NodeInfo n : nodes) {
       if (n.node().isEmpty()) {
@@ -46,7 +64,14 @@ final class GroupNodes {
       for (int i = 0; i < names.length; i++) {
         long used = pods[i] ? n.pods().size() : n.requested().get(names[i]);
         long own = on == null ? 0 : pods[i] ? on.count() : on.used().get(names[i]);
+        long before = free[i];
         free[i] += Math.max(0, n.allocatable().get(names[i]) - used + own);
+        if (needed != null && needed[i] > 0 && before < needed[i] && free[i] >= needed[i]) {
+          uncovered--;
+        }
+      }
+      if (needed != null && uncovered == 0) {
+        break;
       }
     }
     nodeGroups.retainIfGrown(nodes);

@@ -37,8 +37,8 @@ final class GroupStates {
   private final int capacity;
   // thread-safe itself; shared by every group's GroupNodes, outlives the groups it counts
   private final NodeGroups nodeGroups = new NodeGroups();
-  // guarded by this: group key (api and namespace/name) -> state, in access order
-  private final LinkedHashMap<String, State> states;
+  // guarded by this: group (api and namespace/name) -> state, in access order
+  private final LinkedHashMap<GroupRef, State> states;
 
   GroupStates(int capacity) {
     if (capacity < 1) {
@@ -49,7 +49,7 @@ final class GroupStates {
       private static final long serialVersionUID = 1L;
 
       @Override
-      protected boolean removeEldestEntry(Map.Entry<String, State> eldest) {
+      protected boolean removeEldestEntry(Map.Entry<GroupRef, State> eldest) {
         return size() > GroupStates.this.capacity;
       }
     };
@@ -57,17 +57,17 @@ final class GroupStates {
 
   /** The state of {@code group}, created when absent (possibly evicting the least recently used group). */
   synchronized State of(GroupRef group) {
-    return states.computeIfAbsent(key(group), k -> new State(group, nodeGroups));
+    return states.computeIfAbsent(group, k -> new State(group, nodeGroups));
   }
 
   /** The state of {@code group} if one is kept (creating none, evicting none), else null. */
   synchronized State peek(GroupRef group) {
-    return states.get(key(group));
+    return states.get(group);
   }
 
   /** Forgets {@code group}. */
   synchronized void remove(GroupRef group) {
-    states.remove(key(group));
+    states.remove(group);
   }
 
   synchronized int size() {
@@ -75,10 +75,6 @@ final class GroupStates {
   }
 
   synchronized boolean contains(GroupRef group) {
-    return states.containsKey(key(group));
-  }
-
-  private static String key(GroupRef group) {
-    return group.api() + ":" + group.key();
+    return states.containsKey(group);
   }
 }

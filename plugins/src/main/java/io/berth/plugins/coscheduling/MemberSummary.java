@@ -13,9 +13,10 @@ import java.util.Map;
 /**
  * What PreEnqueue and PreFilter need from a group's member list, computed once per list: how many members count
  * toward {@code minMember} (neither gated nor being deleted), how many are gated, and (on first use, PreFilter's) the
- * summed requests of the first {@code minMember} counted members by name. A group scheduling cycle runs PreFilter
- * for each of its members on an unchanged member list, so the first member's summary serves the rest
- * ({@link #matches}: the same pod objects in the same order, for the same {@code minMember}).
+ * summed requests of the first {@code minMember} counted members by name (sorted and summed only then). A group
+ * scheduling cycle runs PreFilter for each of its members on an unchanged member list, and the siblings of a group
+ * that just became complete pass PreEnqueue one after another on one, so the first member's summary serves the rest
+ * ({@link #matches}: the same group, the same pod objects in the same order, for the same {@code minMember}).
  *
  * <p>Matching is by object identity: the informer's index hands out the objects of its store, and any change to a
  * pod (a new member, a deletion, a lifted gate, a new resourceVersion) replaces its object there, so an identical
@@ -23,22 +24,25 @@ import java.util.Map;
  * summed requests (a volatile field; racing threads compute equal maps).
  */
 final class MemberSummary {
+  // the group (api and name) the summary counts, for matching against another group's lists
+  private final GroupRef group;
   // the index's answer this summary was computed from (pods naming the group in either API), by identity
   private final Pod[] listed;
   private final int minMember;
   private final int counted;
   private final int gated;
-  // the counted members whose requests PreFilter sums (the first minMember by name)
-  private final List<Pod> summed;
+  // the counted members, in listed order; PreFilter sums the first minMember of them by name
+  private final List<Pod> countedPods;
   // computed on first use (PreEnqueue never asks); racing threads compute equal maps
   private volatile Map<String, Long> requests;
 
-  private MemberSummary(Pod[] listed, int minMember, int counted, int gated, List<Pod> summed) {
+  private MemberSummary(GroupRef group, Pod[] listed, int minMember, int gated, List<Pod> countedPods) {
+    this.group = group;
     this.listed = listed;
     this.minMember = minMember;
-    this.counted = counted;
+    this.counted = countedPods.size();
     this.gated = gated;
-    this.summed = summed;
+    this.countedPods = countedPods;
   }
 
   /**
@@ -58,9 +62,10 @@ final class MemberSummary {
         counted.add(p);
       }
     }
-    counted.sort(Comparator.comparing(p -> p.getMetadata().getName()));
-    return new MemberSummary(listed.toArray(Pod[]::new), group.minMember(), counted.size(), gated,
-        List.copyOf(counted.subList(0, Math.min(group.minMember(), counted.size()))));
+    // sorted by name only when PreFilter first asks for the requests: PreEnqueue, which runs for every member
+    // added, needs the counts alone
+    return new MemberSummary(group.ref(), listed.toArray(Pod[]::new), group.minMember(), gated,
+        Collections.unmodifiableList(counted));
   }
 
   /** Whether this summary was computed from exactly these pod objects, in this order, for {@code minMember}. */
@@ -77,6 +82,11 @@ final class MemberSummary {
     return true;
   }
 
+  /** As {@link #matches(List, int)}, for a summary of {@code group} (api, namespace and name) only. */
+  boolean matches(GroupRef group, List<Pod> nowListed, int minMember) {
+    return this.group.equals(group) && matches(nowListed, minMember);
+  }
+
   /** Members that count toward minMember: in the group's API, not gated, not being deleted. */
   int counted() {
     return counted;
@@ -91,8 +101,10 @@ final class MemberSummary {
   Map<String, Long> requests() {
     Map<String, Long> out = requests;
     if (out == null) {
+      List<Pod> byName = new ArrayList<>(countedPods);
+      byName.sort(Comparator.comparing(p -> p.getMetadata().getName()));
       Resource sum = new Resource();
-      for (Pod p : summed) {
+      for (Pod p : byName.subList(0, Math.min(minMember, byName.size()))) {
         sum.add(PodRequests.of(p));
       }
       Map<String, Long> m = new LinkedHashMap<>();

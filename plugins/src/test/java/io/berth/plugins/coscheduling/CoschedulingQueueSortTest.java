@@ -11,6 +11,7 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import java.time.Instant;
 import java.util.Map;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -64,5 +65,47 @@ class CoschedulingQueueSortTest {
     if (aFirst) {
       assertThat(plugin.less(queued(b, queuedB), queued(a, queuedA))).as("asymmetric").isFalse();
     }
+  }
+
+  @Test
+  void theSamePodsAreReorderedWhenTheirPodGroupChangesOrGoes() {
+    GangFixtures.Gang gang = new GangFixtures.Gang().groups(podGroup("pg-x", Map.of("minMember", 1), T1),
+        podGroup("pg-y", Map.of("minMember", 1), T0));
+    Coscheduling plugin = gang.build();
+    // the very same queued pods throughout: what QueueSort derived of them must follow their groups
+    QueuedPodInfo x = queued(prio("p1", "pg-x", 0), T0);
+    QueuedPodInfo y = queued(prio("p2", "pg-y", 0), T2);
+    assertThat(plugin.less(x, y)).as("pg-y is older").isFalse();
+    assertThat(plugin.less(y, x)).isTrue();
+    // pg-x re-created before pg-y
+    gang.groups(podGroup("pg-x", Map.of("minMember", 1), T0.minusSeconds(5)));
+    assertThat(plugin.less(x, y)).as("pg-x is older now").isTrue();
+    assertThat(plugin.less(y, x)).isFalse();
+    // pg-x deleted: p1 orders by its own queue time (T0), still before pg-y (created T0)? equal times, then keys
+    gang.groups.remove("ns/pg-x");
+    assertThat(plugin.less(x, y)).as("\"ns/p1\" < \"ns/pg-y\"").isTrue();
+    // pg-y malformed: p2 orders by its queue time T2, after p1's T0
+    gang.groups(podGroup("pg-y", Map.of("minMember", 0), T0));
+    assertThat(plugin.less(x, y)).isTrue();
+    assertThat(plugin.less(y, x)).isFalse();
+    // pg-x back, created T2 + 1 s: after p2's queue time
+    gang.groups(podGroup("pg-x", Map.of("minMember", 1), T2.plusSeconds(1)));
+    assertThat(plugin.less(x, y)).isFalse();
+    assertThat(plugin.less(y, x)).isTrue();
+  }
+
+  @Test
+  void aRelabelledPodIsOrderedByItsNewGroup() {
+    GangFixtures.Gang gang = new GangFixtures.Gang().groups(podGroup("pg-old", Map.of("minMember", 1), T0),
+        podGroup("pg-new", Map.of("minMember", 1), T2));
+    Coscheduling plugin = gang.build();
+    Pod p = prio("p1", "pg-new", 0);
+    QueuedPodInfo other = queued(prio("p2", null, 0), T1);
+    QueuedPodInfo before = queued(p, T0);
+    assertThat(plugin.less(before, other)).as("pg-new (T2) after p2's T1").isFalse();
+    Pod relabelled = new PodBuilder(p).editMetadata().addToLabels(io.berth.plugins.coscheduling.PodGroup.LABEL,
+        "pg-old").endMetadata().build();
+    before.setPodInfo(PodInfo.of(relabelled));
+    assertThat(plugin.less(before, other)).as("pg-old (T0) before p2's T1").isTrue();
   }
 }

@@ -111,6 +111,8 @@ final class GangFixtures {
     final Map<String, GenericKubernetesResource> groups = new HashMap<>();
     final Map<String, GenericKubernetesResource> workloadGroups = new HashMap<>();
     final List<String> activated = new CopyOnWriteArrayList<>();
+    // when set, the snapshot lister the plugin sees instead of the TestHandle's (which has no version)
+    volatile io.berth.framework.NodeInfoLister snapshot;
     Coscheduling plugin;
 
     Gang groups(GenericKubernetesResource... gs) {
@@ -153,6 +155,9 @@ final class GangFixtures {
                 Consumer<WaitingPod> action = (Consumer<WaitingPod>) a[0];
                 new ArrayList<>(waiting).forEach(action);
                 return null;
+              }
+              case "snapshotLister" -> {
+                return snapshot != null ? snapshot : testHandle.snapshotLister();
               }
               case "activate" -> {
                 for (Object p : (java.util.Collection<?>) a[0]) {
