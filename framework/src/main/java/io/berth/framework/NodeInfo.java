@@ -35,9 +35,13 @@ public final class NodeInfo {
   private final HostPortInfo usedPorts;
   private final Resource requested;
   private final Resource nonZeroRequested;
+  // replaced whole by setNode, never changed in place: copies share it
   private Resource allocatable;
   private Map<String, ImageStateSummary> imageStates;
-  private final Map<String, Integer> pvcRefCounts;
+  // Map.of() while no pod uses a PVC (most nodes): copies then share it instead of each allocating an empty
+  // HashMap (preemption copies a NodeInfo for every node it simulates on); a HashMap of this NodeInfo's own
+  // from the first reference on
+  private Map<String, Integer> pvcRefCounts;
   private long generation;
 
   public NodeInfo() {
@@ -49,7 +53,7 @@ public final class NodeInfo {
     this.nonZeroRequested = new Resource();
     this.allocatable = new Resource();
     this.imageStates = Map.of();
-    this.pvcRefCounts = new HashMap<>();
+    this.pvcRefCounts = Map.of();
     this.generation = nextGeneration();
   }
 
@@ -63,9 +67,9 @@ public final class NodeInfo {
     this.usedPorts = from.usedPorts.copy();
     this.requested = from.requested.copy();
     this.nonZeroRequested = from.nonZeroRequested.copy();
-    this.allocatable = from.allocatable.copy();
+    this.allocatable = from.allocatable;
     this.imageStates = from.imageStates;
-    this.pvcRefCounts = new HashMap<>(from.pvcRefCounts);
+    this.pvcRefCounts = from.pvcRefCounts.isEmpty() ? Map.of() : new HashMap<>(from.pvcRefCounts);
     this.generation = from.generation;
   }
 
@@ -247,6 +251,9 @@ public final class NodeInfo {
       }
     }
     for (String key : podInfo.pvcKeys()) {
+      if (!(pvcRefCounts instanceof HashMap)) {
+        pvcRefCounts = new HashMap<>(pvcRefCounts);
+      }
       pvcRefCounts.merge(key, sign, (a, b) -> a + b == 0 ? null : a + b);
     }
     generation = nextGeneration();

@@ -1,38 +1,85 @@
 package io.berth.framework;
 
-import java.util.Collections;
-import java.util.HashMap;
+import java.util.AbstractMap;
+import java.util.AbstractSet;
+import java.util.Arrays;
+import java.util.Iterator;
 import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.Set;
 
 /**
  * Why each node was rejected in a cycle: the statuses of nodes that were filtered, plus the status
  * that applies to every node not in the map ({@link #absentNodesStatus()}, e.g. when PreFilter
- * narrowed the node set or rejected the pod outright). Not thread-safe: built by the scheduling
- * thread, then read by PostFilter on the same thread.
+ * narrowed the node set or rejected the pod outright). Setting a node's status again replaces it.
+ * Not thread-safe: confined to the scheduling thread, which builds it and then reads it in
+ * PostFilter (lookups build an index lazily, so even reads must stay on that thread).
+ *
+ * <p>A failing cycle sets a status for every node (1,000 sets per preemptor in PreemptionBasic), and a HashMap put
+ * per node was 15% of the scheduling thread there: the statuses are kept in two dense arrays in the order they were
+ * set, and {@link #set} only appends. The open-addressing index by name is built on the first lookup (or iteration)
+ * and kept up to date after that; while it is not built, {@link #set} may append a name twice, and building the
+ * index keeps the later status in the earlier slot (as a map's put would).
  */
 public final class NodeToStatus {
-  // confined to the scheduling thread
-  private Map<String, Status> statuses = new HashMap<>();
-  private Status absentNodesStatus = Status.unresolvable();
+  private static final String[] NO_NAMES = new String[0];
+  private static final Status[] NO_STATUSES = new Status[0];
 
-  /** Sizes the map for {@code n} more statuses, so that setting them does not rehash. */
+  // all fields confined to the scheduling thread
+  /** Names and statuses in the order first set; entries {@code [0, count)} are live. */
+  private String[] names = NO_NAMES;
+  private Status[] statuses = NO_STATUSES;
+  private int count;
+  /**
+   * Open-addressing table (linear probing, power-of-two length at least twice {@code count}) of entry index + 1, 0
+   * for a free slot; null while not built. Once built, every entry is in it exactly once and no name is duplicated.
+   */
+  private int[] index;
+  private Status absentNodesStatus = Status.unresolvable();
+  private Map<String, Status> view;
+
+  /** Sizes the storage for {@code n} more statuses, so that setting them does not grow it. */
   public void reserve(int n) {
-    if (statuses.isEmpty() && n > 12) {
-      statuses = new HashMap<>(n * 4 / 3 + 1);
+    if (n > names.length - count) {
+      grow(count + n);
     }
   }
 
   public void set(String nodeName, Status status) {
-    statuses.put(nodeName, status);
+    if (index != null) {
+      int slot = find(nodeName);
+      if (slot >= 0) {
+        statuses[slot] = status;
+        return;
+      }
+    }
+    if (count == names.length) {
+      grow(Math.max(16, count * 2));
+    }
+    names[count] = nodeName;
+    statuses[count] = status;
+    count++;
+    if (index != null) {
+      if (count * 2 > index.length) {
+        buildIndex();
+      } else {
+        insert(index, nodeName, count);
+      }
+    }
   }
 
   /** The status of a node: its own, or the absent-nodes status. */
   public Status get(String nodeName) {
-    return statuses.getOrDefault(nodeName, absentNodesStatus);
+    int slot = lookup(nodeName);
+    return slot < 0 ? absentNodesStatus : statuses[slot];
   }
 
+  /** The nodes' own statuses by name (the absent-nodes status not included): a read-only view. */
   public Map<String, Status> statuses() {
-    return Collections.unmodifiableMap(statuses);
+    if (view == null) {
+      view = new View();
+    }
+    return view;
   }
 
   public Status absentNodesStatus() {
@@ -43,7 +90,142 @@ public final class NodeToStatus {
     this.absentNodesStatus = status;
   }
 
+  /** The number of nodes with a status of their own. */
   public int size() {
-    return statuses.size();
+    ensureIndex();
+    return count;
+  }
+
+  /** The entry index of {@code nodeName}, or -1; builds the index first if needed. */
+  private int lookup(Object nodeName) {
+    if (count == 0 || !(nodeName instanceof String)) {
+      return -1;
+    }
+    ensureIndex();
+    return find((String) nodeName);
+  }
+
+  private void ensureIndex() {
+    if (index == null && count > 0) {
+      buildIndex();
+    }
+  }
+
+  private int find(String name) {
+    int mask = index.length - 1;
+    for (int i = spread(name.hashCode()) & mask; ; i = (i + 1) & mask) {
+      int e = index[i];
+      if (e == 0) {
+        return -1;
+      }
+      String n = names[e - 1];
+      if (n == name || n.equals(name)) {
+        return e - 1;
+      }
+    }
+  }
+
+  /**
+   * Indexes entries {@code [0, count)}, folding duplicates: a later entry's status moves into the first entry of its
+   * name and the later entry is dropped, so entries stay in first-set order.
+   */
+  private void buildIndex() {
+    int capacity = Integer.highestOneBit(Math.max(8, count * 2 - 1)) << 1;
+    int[] table = new int[capacity];
+    int mask = capacity - 1;
+    int live = 0;
+    for (int e = 0; e < count; e++) {
+      String name = names[e];
+      int i = spread(name.hashCode()) & mask;
+      while (true) {
+        int at = table[i];
+        if (at == 0) {
+          names[live] = name;
+          statuses[live] = statuses[e];
+          table[i] = ++live;
+          break;
+        }
+        String n = names[at - 1];
+        if (n == name || n.equals(name)) {
+          statuses[at - 1] = statuses[e];
+          break;
+        }
+        i = (i + 1) & mask;
+      }
+    }
+    Arrays.fill(names, live, count, null);
+    Arrays.fill(statuses, live, count, null);
+    count = live;
+    index = table;
+  }
+
+  private static void insert(int[] table, String name, int entryPlusOne) {
+    int mask = table.length - 1;
+    int i = spread(name.hashCode()) & mask;
+    while (table[i] != 0) {
+      i = (i + 1) & mask;
+    }
+    table[i] = entryPlusOne;
+  }
+
+  /** Mixes the hash's high bits into the low ones the mask keeps, as HashMap does. */
+  private static int spread(int h) {
+    return h ^ (h >>> 16);
+  }
+
+  private void grow(int capacity) {
+    names = Arrays.copyOf(names, capacity);
+    statuses = Arrays.copyOf(statuses, capacity);
+  }
+
+  /** The read-only map over the entries, in first-set order. */
+  private final class View extends AbstractMap<String, Status> {
+    @Override
+    public Status get(Object key) {
+      int slot = lookup(key);
+      return slot < 0 ? null : statuses[slot];
+    }
+
+    @Override
+    public boolean containsKey(Object key) {
+      return lookup(key) >= 0;
+    }
+
+    @Override
+    public int size() {
+      return NodeToStatus.this.size();
+    }
+
+    @Override
+    public Set<Entry<String, Status>> entrySet() {
+      return new AbstractSet<>() {
+        @Override
+        public int size() {
+          return NodeToStatus.this.size();
+        }
+
+        @Override
+        public Iterator<Entry<String, Status>> iterator() {
+          ensureIndex();
+          return new Iterator<>() {
+            private int next;
+
+            @Override
+            public boolean hasNext() {
+              return next < count;
+            }
+
+            @Override
+            public Entry<String, Status> next() {
+              if (next >= count) {
+                throw new NoSuchElementException();
+              }
+              int e = next++;
+              return new SimpleImmutableEntry<>(names[e], statuses[e]);
+            }
+          };
+        }
+      };
+    }
   }
 }

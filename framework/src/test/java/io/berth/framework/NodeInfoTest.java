@@ -58,6 +58,31 @@ class NodeInfoTest {
   }
 
   @Test
+  void pvcReferencesAreCountedPerCopy() {
+    Pod withClaim = new PodBuilder(pod("c", "1", 0)).editSpec().addNewVolume().withName("data")
+        .withNewPersistentVolumeClaim().withClaimName("claim").endPersistentVolumeClaim().endVolume().endSpec()
+        .build();
+    NodeInfo info = NodeInfo.of(node("n1", "4", "8Gi"));
+    NodeInfo empty = info.snapshot();
+    info.addPod(PodInfo.of(withClaim));
+    assertThat(info.pvcRefCounts()).containsExactly(java.util.Map.entry("ns/claim", 1));
+    assertThat(empty.pvcRefCounts()).isEmpty();
+    NodeInfo copy = info.snapshot();
+    empty.addPod(PodInfo.of(withClaim));
+    empty.addPod(PodInfo.of(new PodBuilder(withClaim).editMetadata().withName("d").withUid("uid-d").endMetadata()
+        .build()));
+    assertThat(empty.pvcRefCounts()).containsExactly(java.util.Map.entry("ns/claim", 2));
+    assertThat(copy.removePod(withClaim)).isTrue();
+    assertThat(copy.pvcRefCounts()).isEmpty();
+    assertThat(info.pvcRefCounts()).containsExactly(java.util.Map.entry("ns/claim", 1));
+    // the node's allocatable is shared by copies and replaced whole by setNode
+    NodeInfo before = info.snapshot();
+    info.setNode(node("n1", "8", "8Gi"));
+    assertThat(info.allocatable().milliCpu()).isEqualTo(8000);
+    assertThat(before.allocatable().milliCpu()).isEqualTo(4000);
+  }
+
+  @Test
   void theNodeNameFollowsSetNodeAndRemoveNodeAndSnapshots() {
     NodeInfo info = new NodeInfo();
     assertThat(info.nodeName()).isEmpty();

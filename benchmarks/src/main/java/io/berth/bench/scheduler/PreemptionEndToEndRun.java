@@ -41,7 +41,8 @@ import org.slf4j.LoggerFactory;
  * preemptor and its split by thread group ({@link ThreadCpuSplit}), the scheduling attempts by
  * result with their mean duration (a preemptor's failing attempt, its retries, the binding one),
  * the preparations of asynchronous preemption and their mean duration, and the API requests the
- * server received per preemptor by verb and resource (its request log).
+ * server received per preemptor by verb and resource (its request log), and the scheduling thread's own CPU per
+ * preemptor (the thread every attempt runs on).
  *
  * <p>{@code java [-Dberth.featureGates=SchedulerAsyncPreemption=true] -cp
  * benchmarks/target/benchmarks.jar io.berth.bench.scheduler.PreemptionEndToEndRun [nodes]
@@ -108,7 +109,8 @@ public final class PreemptionEndToEndRun {
       }
       long elapsed = System.nanoTime() - t0;
       long cpu = processCpuNanos() - cpu0;
-      String split = threads.report(high);
+      String split = threads.report(high) + String.format("%nof which the scheduling thread (scheduler-loop)"
+          + " %.3f ms per preemptor", threads.millisPerPod("scheduler-loop", high));
       report(metrics, attempts0, attemptNanos0, cluster.requestLog().entries(), high, cpu);
       LOG.info("{}", split);
       LOG.info(String.format("%nPreemptionBasic end to end: %d nodes, %d low-priority pods, %d"

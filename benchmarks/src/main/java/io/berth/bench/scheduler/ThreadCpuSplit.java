@@ -77,4 +77,17 @@ final class ThreadCpuSplit {
     out.append(String.format("%n  %-30s %7.3f ms", "all Java threads", total / 1e6 / pods));
     return out.toString();
   }
+
+  /** CPU milliseconds per pod of the threads named exactly {@code name} since {@link #start}. */
+  double millisPerPod(String name, int pods) {
+    long used = 0;
+    for (long id : threads.getAllThreadIds()) {
+      long now = threads.getThreadCpuTime(id);
+      ThreadInfo info = threads.getThreadInfo(id);
+      if (now >= 0 && info != null && info.getThreadName().equals(name)) {
+        used += now - startNanos.getOrDefault(id, 0L);
+      }
+    }
+    return used / 1e6 / pods;
+  }
 }

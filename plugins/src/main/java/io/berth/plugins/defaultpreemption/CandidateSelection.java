@@ -2,15 +2,16 @@ package io.berth.plugins.defaultpreemption;
 
 import io.berth.plugins.queuesort.PrioritySort;
 import io.fabric8.kubernetes.api.model.Pod;
+import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.ToLongFunction;
 
 /**
  * Picks the node to preempt on among the candidates, as upstream's
  * {@code pickOneNodeForPreemption}. Each rule keeps only the candidates that score best on it and
- * the next rule breaks the remaining ties:
+ * the next rule breaks the remaining ties (each candidate's score is computed once per rule):
  * <ol>
  *   <li>fewest PodDisruptionBudget violations;</li>
  *   <li>lowest {@link VictimPolicy#victimsCost} (always equal for DefaultPreemption);</li>
@@ -27,7 +28,9 @@ final class CandidateSelection {
   /** 2^31, i.e. MaxInt32 + 1: makes every shifted priority non-negative. */
   private static final long PRIORITY_SHIFT = 1L << 31;
 
-  private final List<Comparator<Candidate>> betterFirst;
+  /** Rules 1 to 5 as scores, the greatest winning; each computed once per remaining candidate. */
+  private final List<ToLongFunction<Candidate>> scores;
+  private final VictimOrdering ordering;
 
   CandidateSelection(VictimOrdering ordering) {
     this(ordering, VictimPolicy.LOWER_PRIORITY);
@@ -35,14 +38,13 @@ final class CandidateSelection {
 
   /** With the policy's {@link VictimPolicy#victimsCost} as the rule after PDB violations. */
   CandidateSelection(VictimOrdering ordering, VictimPolicy policy) {
-    // each comparator orders the better candidate last (the greatest wins)
-    this.betterFirst = List.of(
-        Comparator.comparingLong(c -> -(long) c.numPdbViolations()),
-        Comparator.comparingLong(c -> -policy.victimsCost(c.victims())),
-        Comparator.comparingLong(c -> -(long) PrioritySort.podPriority(c.victims().get(0))),
-        Comparator.comparingLong(c -> -shiftedPrioritySum(c.victims())),
-        Comparator.comparingLong(c -> -(long) c.victims().size()),
-        Comparator.comparing(c -> ordering.earliestStartOfHighestPriority(c.victims())));
+    this.ordering = ordering;
+    this.scores = List.of(
+        c -> -(long) c.numPdbViolations(),
+        c -> -policy.victimsCost(c.victims()),
+        c -> -(long) PrioritySort.podPriority(c.victims().get(0)),
+        c -> -shiftedPrioritySum(c.victims()),
+        c -> -(long) c.victims().size());
   }
 
   /** The chosen candidate; empty when there are none. Every candidate must have a victim. */
@@ -51,15 +53,17 @@ final class CandidateSelection {
       return candidates.stream().findFirst();
     }
     List<Candidate> remaining = candidates;
-    for (Comparator<Candidate> rule : betterFirst) {
+    long[] keys = new long[candidates.size()];
+    for (ToLongFunction<Candidate> score : scores) {
+      long max = Long.MIN_VALUE;
+      for (int i = 0; i < remaining.size(); i++) {
+        keys[i] = score.applyAsLong(remaining.get(i));
+        max = i == 0 ? keys[i] : Math.max(max, keys[i]);
+      }
       List<Candidate> best = new ArrayList<>();
-      for (Candidate c : remaining) {
-        int cmp = best.isEmpty() ? 1 : rule.compare(c, best.get(0));
-        if (cmp > 0) {
-          best.clear();
-          best.add(c);
-        } else if (cmp == 0) {
-          best.add(c);
+      for (int i = 0; i < remaining.size(); i++) {
+        if (keys[i] == max) {
+          best.add(remaining.get(i));
         }
       }
       if (best.size() == 1) {
@@ -67,7 +71,18 @@ final class CandidateSelection {
       }
       remaining = best;
     }
-    return Optional.of(remaining.get(0));
+    // rule 6: the latest earliest start among the highest-priority victims; the first of those left wins
+    Candidate latest = remaining.get(0);
+    Instant latestStart = ordering.earliestStartOfHighestPriority(latest.victims());
+    for (int i = 1; i < remaining.size(); i++) {
+      Candidate c = remaining.get(i);
+      Instant start = ordering.earliestStartOfHighestPriority(c.victims());
+      if (start.isAfter(latestStart)) {
+        latest = c;
+        latestStart = start;
+      }
+    }
+    return Optional.of(latest);
   }
 
   private static long shiftedPrioritySum(List<Pod> victims) {

@@ -9,9 +9,9 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReferenceArray;
@@ -25,13 +25,62 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * {@code candidatesNum} in all. Nodes that cannot help are recorded with their status.
  *
  * <p>Stateless; each {@link #run} owns its result holders, which parallel workers share: the
- * candidate lists are lock-free (an atomic index claims a slot), statuses and errors live in
- * concurrent collections.
+ * candidate lists are lock-free (an atomic index claims a slot), the statuses are an atomic array
+ * with one slot per node, the errors a synchronized list.
  */
 final class DryRunPreemption {
-  /** Candidates (non-violating first), statuses of nodes that cannot help, and the errors. */
-  record Result(List<Candidate> candidates, Map<String, Status> nodeStatuses,
-      List<Status> errors) {}
+  /**
+   * Candidates (non-violating first), statuses of nodes that cannot help, and the errors. The statuses by node name
+   * are only read when no candidate was found (for the message), so the run leaves them by position and the map is
+   * built on the first call of {@link #nodeStatuses}; confined to the thread that received it.
+   */
+  static final class Result {
+    private final List<Candidate> candidates;
+    private final List<Status> errors;
+    private final List<NodeInfo> nodes;
+    private final int offset;
+    private final AtomicReferenceArray<Status> statusAt;
+    private Map<String, Status> nodeStatuses;
+
+    /** A result with its statuses already by node name. */
+    Result(List<Candidate> candidates, Map<String, Status> nodeStatuses, List<Status> errors) {
+      this(candidates, errors, List.of(), 0, new AtomicReferenceArray<>(0));
+      this.nodeStatuses = Map.copyOf(nodeStatuses);
+    }
+
+    /** {@code statusAt[i]} is the status of {@code nodes[(offset + i) % n]}, null where there is none. */
+    private Result(List<Candidate> candidates, List<Status> errors, List<NodeInfo> nodes, int offset,
+        AtomicReferenceArray<Status> statusAt) {
+      this.candidates = candidates;
+      this.errors = errors;
+      this.nodes = nodes;
+      this.offset = offset;
+      this.statusAt = statusAt;
+    }
+
+    List<Candidate> candidates() {
+      return candidates;
+    }
+
+    List<Status> errors() {
+      return errors;
+    }
+
+    /** The statuses of the nodes that cannot help, by node name (immutable). */
+    Map<String, Status> nodeStatuses() {
+      if (nodeStatuses == null) {
+        Map<String, Status> byName = new HashMap<>();
+        for (int i = 0; i < statusAt.length(); i++) {
+          Status s = statusAt.get(i);
+          if (s != null) {
+            byName.put(nodes.get((offset + i) % nodes.size()).nodeName(), s);
+          }
+        }
+        nodeStatuses = Map.copyOf(byName);
+      }
+      return nodeStatuses;
+    }
+  }
 
   private DryRunPreemption() {}
 
@@ -40,11 +89,12 @@ final class DryRunPreemption {
       int candidatesNum) {
     CandidateList nonViolating = new CandidateList(candidatesNum);
     CandidateList violating = new CandidateList(candidatesNum);
-    // shared by the workers of this run: atomic flag, concurrent map, synchronized list
-    AtomicBoolean enough = new AtomicBoolean();
-    Map<String, Status> statuses = new ConcurrentHashMap<>();
-    List<Status> errors = Collections.synchronizedList(new ArrayList<>());
     int n = potentialNodes.size();
+    // shared by the workers of this run: atomic flag, one slot per node written once by its worker (a concurrent
+    // map's put per failing node, and its resizing, cost more than the simulation of some nodes), synchronized list
+    AtomicBoolean enough = new AtomicBoolean();
+    AtomicReferenceArray<Status> statuses = new AtomicReferenceArray<>(n);
+    List<Status> errors = Collections.synchronizedList(new ArrayList<>());
     parallelizer.until(n, i -> {
       NodeInfo nodeCopy = potentialNodes.get((offset + i) % n).snapshot();
       String nodeName = nodeCopy.nodeName();
@@ -65,11 +115,11 @@ final class DryRunPreemption {
       if (status.code() == Code.ERROR) {
         errors.add(status);
       }
-      statuses.put(nodeName, status);
+      statuses.set(i, status);
     }, enough::get);
     List<Candidate> candidates = new ArrayList<>(nonViolating.get());
     candidates.addAll(violating.get());
-    return new Result(candidates, Map.copyOf(statuses), List.copyOf(errors));
+    return new Result(candidates, List.copyOf(errors), potentialNodes, offset, statuses);
   }
 
   /**

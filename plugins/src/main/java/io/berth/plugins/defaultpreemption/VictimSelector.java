@@ -32,7 +32,7 @@ final class VictimSelector {
   }
 
   private final Handle handle;
-  private final Comparator<Pod> mostImportantFirst;
+  private final Comparator<PodInfo> mostImportantFirst;
   private final VictimPolicy policy;
 
   VictimSelector(Handle handle, VictimOrdering ordering) {
@@ -42,7 +42,8 @@ final class VictimSelector {
   VictimSelector(Handle handle, VictimOrdering ordering, VictimPolicy policy) {
     this.handle = handle;
     this.policy = policy;
-    this.mostImportantFirst = policy.importance(ordering.mostImportantFirst());
+    this.mostImportantFirst = Comparator.comparing(PodInfo::pod,
+        policy.importance(ordering.mostImportantFirst()));
   }
 
   Selection select(CycleState state, Pod preemptor, NodeInfo nodeInfo,
@@ -78,7 +79,7 @@ final class VictimSelector {
     if (!admitted.isSuccess()) {
       return Selection.failed(admitted);
     }
-    potentialVictims.sort(Comparator.comparing(PodInfo::pod, mostImportantFirst));
+    potentialVictims.sort(mostImportantFirst);
     PdbViolations.Split split = PdbViolations.split(potentialVictims, pdbs);
     List<PodInfo> victims = new ArrayList<>();
     int numViolating = 0;
@@ -98,7 +99,7 @@ final class VictimSelector {
       }
     }
     if (!split.violating().isEmpty() && !split.nonViolating().isEmpty()) {
-      victims.sort(Comparator.comparing(PodInfo::pod, mostImportantFirst));
+      victims.sort(mostImportantFirst);
     }
     List<Pod> chosen = victims.stream().map(PodInfo::pod).toList();
     Status accepted = policy.acceptVictims(state, preemptor, chosen);

@@ -18,6 +18,8 @@ class StartTimesTest {
       String text = Instant.ofEpochSecond(random.nextLong(0, 253_402_300_799L)).toString();
       assertThat(text).hasSize(20);
       assertThat(StartTimes.parse(text)).as(text).isEqualTo(OffsetDateTime.parse(text).toInstant());
+      assertThat(StartTimes.canonicalEpochSecond(text)).as(text)
+          .isEqualTo(OffsetDateTime.parse(text).toEpochSecond());
     }
     assertThat(StartTimes.parse("2024-02-29T23:59:59Z")).isEqualTo(Instant.parse("2024-02-29T23:59:59Z"));
   }
@@ -34,6 +36,30 @@ class StartTimesTest {
         "2026-12-02T00:60:00Z", "2026-12-02T00:00:60Z", "2026-1a-02T00:00:00Z", "yesterday"}) {
       assertThatThrownBy(() -> StartTimes.parse(bad)).as(bad).isInstanceOf(DateTimeException.class);
       assertThatThrownBy(() -> OffsetDateTime.parse(bad)).as(bad).isInstanceOf(DateTimeException.class);
+      assertThat(StartTimes.canonicalEpochSecond(bad)).as(bad).isEqualTo(StartTimes.NOT_CANONICAL);
     }
+    assertThat(StartTimes.canonicalEpochSecond(null)).isEqualTo(StartTimes.NOT_CANONICAL);
+    assertThat(StartTimes.canonicalEpochSecond("2026-12-02T00:30:00.250Z")).isEqualTo(StartTimes.NOT_CANONICAL);
+  }
+
+  /** The ordering's comparison of start times agrees with comparing the instants, whatever the forms. */
+  @Test
+  void startTimesCompareAsTheirInstants() {
+    VictimOrdering ordering = new VictimOrdering(PreemptionRuntime.CLOCK);
+    String[] texts = {"1970-01-01T00:16:40Z", "1970-01-01T00:16:39Z", "1970-01-01T01:16:40+01:00",
+        "1970-01-01T00:16:40.500Z", "2026-12-02T00:30:00Z", "2026-02-30T00:00:00Z", null, ""};
+    for (String a : texts) {
+      for (String b : texts) {
+        io.fabric8.kubernetes.api.model.Pod pa = withStart(a);
+        io.fabric8.kubernetes.api.model.Pod pb = withStart(b);
+        assertThat(Integer.signum(ordering.compareStartTimes(pa, pb))).as("%s vs %s", a, b)
+            .isEqualTo(Integer.signum(ordering.startTime(pa).compareTo(ordering.startTime(pb))));
+      }
+    }
+  }
+
+  private static io.fabric8.kubernetes.api.model.Pod withStart(String text) {
+    return new io.fabric8.kubernetes.api.model.PodBuilder().withNewMetadata().withName("p").endMetadata()
+        .withNewStatus().withStartTime(text).endStatus().build();
   }
 }
