@@ -5,6 +5,10 @@ import io.fabric8.kubernetes.client.vertx5.Vertx5HttpClientFactory;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.core.file.FileSystemOptions;
+import io.vertx.core.http.HttpVersion;
+import io.vertx.core.http.PoolOptions;
+import io.vertx.core.http.WebSocketClientOptions;
+import io.vertx.ext.web.client.WebClientOptions;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
@@ -27,6 +31,12 @@ final class ClientVertx implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(ClientVertx.class);
   private static final String DISABLE_DNS_RESOLVER = "vertx.disableDnsResolver";
+  /**
+   * Experimental, for the end-to-end benchmarks: the clients speak HTTP/2 with prior knowledge ({@code h2c}) to the
+   * plain-HTTP server, all requests of a client multiplexed on one connection, instead of HTTP/1.1 keep-alive with a
+   * connection per request in flight. Off by default; ignored when the server speaks TLS.
+   */
+  static final String CLIENT_H2C = "berth.embedded.clientH2c";
 
   // guarded by this; null until the first client is built
   private Vertx vertx;
@@ -35,11 +45,19 @@ final class ClientVertx implements AutoCloseable {
   private boolean closed;
   private final int eventLoops;
 
+  private final boolean h2c;
+
   ClientVertx(int eventLoops) {
+    this(eventLoops, false);
+  }
+
+  /** With {@code h2c}, the clients' HTTP requests use HTTP/2 with prior knowledge (for a plain-HTTP server only). */
+  ClientVertx(int eventLoops, boolean h2c) {
     if (eventLoops < 1) {
       throw new IllegalArgumentException("client event loops must be positive, got " + eventLoops);
     }
     this.eventLoops = eventLoops;
+    this.h2c = h2c;
   }
 
   /** The fabric8 HTTP client factory on the shared instance (created now if needed). */
@@ -51,9 +69,26 @@ final class ClientVertx implements AutoCloseable {
       vertx = newVertx(new VertxOptions().setEventLoopPoolSize(eventLoops).setUseDaemonThread(true)
           .setFileSystemOptions(new FileSystemOptions().setFileCachingEnabled(false)
               .setClassPathResolvingEnabled(false)));
-      factory = new Vertx5HttpClientFactory(vertx);
+      factory = h2c ? new PriorKnowledgeH2c(vertx) : new Vertx5HttpClientFactory(vertx);
     }
     return factory;
+  }
+
+  /**
+   * fabric8's factory on the shared instance, its HTTP requests over HTTP/2 with prior knowledge, one connection per
+   * client. Only for a plain-HTTP server: fabric8 turns TLS on in the options of every client and lets the URL's
+   * scheme decide per request, so the options cannot tell.
+   */
+  private static final class PriorKnowledgeH2c extends Vertx5HttpClientFactory {
+    PriorKnowledgeH2c(Vertx vertx) {
+      super(vertx);
+    }
+
+    @Override
+    protected void additionalConfig(WebClientOptions http, WebSocketClientOptions webSockets, PoolOptions pool) {
+      http.setProtocolVersion(HttpVersion.HTTP_2).setHttp2ClearTextUpgrade(false);
+      pool.setHttp2MaxSize(1);
+    }
   }
 
   /**

@@ -75,12 +75,14 @@ public final class EmbeddedCluster implements AutoCloseable {
   // double-checked under this
   private volatile KubernetesClient client;
   // the Vert.x every client of newClient() runs on, closed after them
-  private final ClientVertx clientVertx = new ClientVertx(Math.max(1, Runtime.getRuntime().availableProcessors()));
+  private final ClientVertx clientVertx;
   // the JSON mapping every client of newClient() uses (thread-safe): its (de)serializers are built once per
   // cluster, not once per client (each a few hundred ms of CPU, holding the client's event loops meanwhile)
   private final KubernetesSerialization clientSerialization = new KubernetesSerialization();
 
   private EmbeddedCluster(Builder b) {
+    this.clientVertx = new ClientVertx(Math.max(1, Runtime.getRuntime().availableProcessors()),
+        !b.tls && Boolean.getBoolean(ClientVertx.CLIENT_H2C));
     this.server = new ApiServer(new ApiServer.Settings(b.host, b.port, b.historyCapacity, b.bookmarkInterval,
         b.defaultWatchTimeout, Duration.ofMinutes(5), 100_000), new DefaultServerHooks(b.clock), b.clock,
         new ApiServer.Security(b.rbac, b.decisionCapacity, b.tls));

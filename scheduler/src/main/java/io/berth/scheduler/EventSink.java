@@ -1,5 +1,6 @@
 package io.berth.scheduler;
 
+import io.berth.framework.runtime.StatusOnlyCall;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.http.HttpClient;
 import io.fabric8.kubernetes.client.http.HttpRequest;
@@ -23,8 +24,8 @@ interface EventSink {
 
   /**
    * Over a fabric8 client's HTTP client: the same transport, interceptors (rate limit) and retries
-   * as every other request of the daemon, without fabric8's per-call operation objects or decoding
-   * the answer (the recorder needs only the status code).
+   * as every other request of the daemon, without fabric8's per-call operation objects or reading
+   * the answer's body into memory ({@link StatusOnlyCall}: the recorder needs only the status code).
    */
   static EventSink over(KubernetesClient client) {
     String base = client.getMasterUrl().toString();
@@ -36,7 +37,7 @@ interface EventSink {
         HttpRequest request = http.newHttpRequestBuilder()
             .uri(URI.create(root + namespace + "/events"))
             .post("application/json", json).build();
-        return http.sendAsync(request, String.class).thenApply(r -> r.code());
+        return StatusOnlyCall.send(http, request).thenApply(StatusOnlyCall.Answer::code);
       }
 
       @Override
@@ -44,7 +45,7 @@ interface EventSink {
         HttpRequest request = http.newHttpRequestBuilder()
             .uri(URI.create(root + namespace + "/events/" + name))
             .method("PATCH", "application/strategic-merge-patch+json", json).build();
-        return http.sendAsync(request, String.class).thenApply(r -> r.code());
+        return StatusOnlyCall.send(http, request).thenApply(StatusOnlyCall.Answer::code);
       }
     };
   }

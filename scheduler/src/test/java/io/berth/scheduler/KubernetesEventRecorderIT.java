@@ -84,4 +84,15 @@ class KubernetesEventRecorderIT {
       assertThat(e.getReason()).isEqualTo("FailedScheduling");
     }));
   }
+
+  @Test
+  void aRefusedCreateIsCountedAsFailedAndLaterEventsAreStillWritten() {
+    cluster.faults().failNext("create", "events", 1, 403);
+    recorder.event(pod("refused"), "Normal", "Scheduled", "Binding", "Successfully assigned default/refused to n1");
+    await().atMost(WAIT).until(() -> count("failed") == 1);
+    recorder.event(pod("next"), "Normal", "Scheduled", "Binding", "Successfully assigned default/next to n1");
+    await().atMost(WAIT).until(() -> count("written") == 1);
+    assertThat(events()).singleElement()
+        .satisfies(e -> assertThat(e.getInvolvedObject().getName()).isEqualTo("next"));
+  }
 }

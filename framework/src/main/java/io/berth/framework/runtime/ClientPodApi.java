@@ -8,7 +8,6 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.http.HttpClient;
 import io.fabric8.kubernetes.client.http.HttpRequest;
-import io.fabric8.kubernetes.client.http.HttpResponse;
 import java.net.URI;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -22,8 +21,9 @@ import java.util.concurrent.ExecutionException;
  * keeps the pod's grace period. A 404 means the pod is gone (false); any other answer but 2xx is
  * thrown as a {@link KubernetesClientException} with the server's code and message. Both calls go
  * through the client's HTTP client (its transport, authentication and rate limiting) and read only
- * the answer's status code: the scheduler never uses the pod the server returns, which fabric8's
- * DSL would decode (a DELETE's answer twice: into a tree, then into a Pod). Thread-safe: stateless
+ * the answer's status code ({@link StatusOnlyCall}: a refusal's body for its message): the scheduler
+ * never uses the pod the server returns, which fabric8's DSL would decode (a DELETE's answer twice:
+ * into a tree, then into a Pod). Thread-safe: stateless
  * apart from the shared client.
  */
 public final class ClientPodApi implements PodApi {
@@ -64,9 +64,9 @@ public final class ClientPodApi implements PodApi {
 
   /** True on 2xx, false on 404; throws on any other answer or when the call fails. */
   private boolean send(HttpRequest request, String what, Pod pod) {
-    HttpResponse<String> response;
+    StatusOnlyCall.Answer response;
     try {
-      response = client.getHttpClient().sendAsync(request, String.class).get();
+      response = StatusOnlyCall.send(client.getHttpClient(), request).get();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new KubernetesClientException("interrupted trying to " + what + " pod "
@@ -79,7 +79,7 @@ public final class ClientPodApi implements PodApi {
       throw new KubernetesClientException("failed to " + what + " pod "
           + pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName() + ": " + cause, cause);
     }
-    if (response.isSuccessful()) {
+    if (response.successful()) {
       return true;
     }
     if (response.code() == 404) {

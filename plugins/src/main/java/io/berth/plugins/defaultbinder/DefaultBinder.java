@@ -5,11 +5,11 @@ import io.berth.framework.CycleState;
 import io.berth.framework.Handle;
 import io.berth.framework.Plugin;
 import io.berth.framework.Status;
+import io.berth.framework.runtime.StatusOnlyCall;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.http.HttpClient;
 import io.fabric8.kubernetes.client.http.HttpRequest;
-import io.fabric8.kubernetes.client.http.HttpResponse;
 import java.net.URI;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
@@ -17,11 +17,12 @@ import java.util.concurrent.ExecutionException;
 /**
  * Bind: POSTs a {@code v1.Binding} to the pod's {@code binding} subresource, as kube-scheduler's
  * DefaultBinder does. Any answer but 2xx is an Error status carrying the API server's message (the
- * scheduler then forgets the assumed pod and retries it). With {@code SchedulerAsyncAPICalls} (the
- * Handle has an {@link io.berth.framework.ApiCacher}) the POST is queued in the scheduler's API
- * dispatcher, which orders it after the pod's status patches in flight and drops the pending ones,
- * and the binding thread still waits for its result. Thread-safe: stateless apart from the
- * shared client; called from binding threads.
+ * scheduler then forgets the assumed pod and retries it). The answer's body is read only when the
+ * server refused ({@link StatusOnlyCall}): a bound pod's {@code Status} is never decoded. With
+ * {@code SchedulerAsyncAPICalls} (the Handle has an {@link io.berth.framework.ApiCacher}) the POST is
+ * queued in the scheduler's API dispatcher, which orders it after the pod's status patches in flight
+ * and drops the pending ones, and the binding thread still waits for its result. Thread-safe:
+ * stateless apart from the shared client; called from binding threads.
  */
 public final class DefaultBinder implements BindPlugin {
   public static final String NAME = "DefaultBinder";
@@ -98,12 +99,12 @@ public final class DefaultBinder implements BindPlugin {
     HttpRequest request = http.newHttpRequestBuilder().uri(uri)
         .post("application/json", bindingJson(ns, name, pod.getMetadata().getUid(), nodeName)).build();
     try {
-      HttpResponse<String> response = http.sendAsync(request, String.class).get();
-      if (response.isSuccessful()) {
+      StatusOnlyCall.Answer answer = StatusOnlyCall.send(http, request).get();
+      if (answer.successful()) {
         return Status.SUCCESS;
       }
       return Status.error("binding pod " + ns + "/" + name + " to node " + nodeName + ": HTTP "
-          + response.code() + ": " + response.body());
+          + answer.code() + ": " + answer.body());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return Status.error("binding pod " + ns + "/" + name + ": interrupted");
