@@ -15,17 +15,11 @@ import io.berth.scheduler.config.SchedulerConfigLoader;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.http.HttpClient;
-import io.fabric8.kubernetes.client.http.HttpResponse;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
@@ -46,10 +40,11 @@ import org.slf4j.LoggerFactory;
  * "cold" meets the HTTP paths uncompiled, "warm" after the first pass compiled them.
  *
  * <p>The informers are the daemon's ({@link SharedInformerFactory#droppingManagedFields}). The pods
- * are created through fabric8's DSL ({@code create()}: serialize, send, decode the answered Pod)
- * unless {@code -Dberth.bench.creates=raw}, where each pod's JSON is serialized before the clock
- * starts and POSTed through the client's HTTP client, reading only the status code: the load
- * generator's own client work then stays out of the per-pod figures, as far as it can.
+ * are created by {@link PodCreators}: by default each pod's JSON is encoded before the clock starts
+ * and POSTed through the client's HTTP client, reading only the status code, as scheduler_perf's
+ * client-go load generator reads back only what it needs; {@code -Dberth.bench.creates=fabric8}
+ * creates them through fabric8's DSL ({@code create()}: serialize, send, decode the answered Pod),
+ * the load generator of the rows in BENCHMARKS.md before 2026-12-02 06:00 UTC.
  */
 public final class SchedulerEndToEndRun {
   private static final Logger LOG = LoggerFactory.getLogger(SchedulerEndToEndRun.class);
@@ -117,38 +112,13 @@ public final class SchedulerEndToEndRun {
         toCreate.add(PerfObjects.pod("default", "e2e-" + i, b -> b.editMetadata().withUid(null)
             .withResourceVersion(null).withCreationTimestamp(null).endMetadata()));
       }
-      boolean raw = "raw".equals(System.getProperty("berth.bench.creates", "fabric8"));
-      List<String> bodies = new ArrayList<>(pods);
-      if (raw) {
-        for (Pod pod : toCreate) {
-          bodies.add(client.getKubernetesSerialization().asJson(pod));
-        }
-      }
-      URI podsUri = URI.create(client.getMasterUrl().toString().replaceAll("/$", "")
-          + "/api/v1/namespaces/default/pods");
+      PodCreators creators = new PodCreators(client, PodCreators.Mode.fromSystemProperty(), "default", toCreate);
       LOG.info("end to end ({}): creating {} pods ({} creates) from {} UTC epoch ms", label, pods,
-          raw ? "raw" : "fabric8", System.currentTimeMillis());
+          creators.mode().name().toLowerCase(java.util.Locale.ROOT), System.currentTimeMillis());
       ThreadCpuSplit threads = ThreadCpuSplit.start();
       long cpu0 = processCpuNanos();
       long t0 = System.nanoTime();
-      ExecutorService creators = Executors.newFixedThreadPool(4);
-      List<Future<?>> futures = new ArrayList<>();
-      for (int t = 0; t < 4; t++) {
-        int first = t;
-        futures.add(creators.submit(() -> {
-          for (int i = first; i < pods; i += 4) {
-            if (raw) {
-              createRaw(client, podsUri, bodies.get(i));
-            } else {
-              client.pods().inNamespace("default").resource(toCreate.get(i)).create();
-            }
-          }
-          return null;
-        }));
-      }
-      for (Future<?> f : futures) {
-        f.get();
-      }
+      creators.run(4);
       long created = System.nanoTime() - t0;
       while (bound.get() < pods) {
         Thread.sleep(10);
@@ -182,21 +152,10 @@ public final class SchedulerEndToEndRun {
           + " process CPU %.2f ms per pod by then; recorder %s%n%s", label, eventsWritten, eventsElapsed / 1e9,
           cpuWithEvents / 1e6 / pods, metrics.find("berth_scheduler_events").counters().stream()
               .map(c -> c.getId().getTag("result") + "=" + (long) c.count()).sorted().toList(), split));
-      creators.shutdown();
-      creators.awaitTermination(10, TimeUnit.SECONDS);
+      creators.close();
       assembly.stop(Duration.ofSeconds(10));
       informers.shutdown();
       client.close();
-    }
-  }
-
-  /** POSTs one pod's JSON; anything but 201 fails the run with the server's answer. */
-  private static void createRaw(KubernetesClient client, URI uri, String json) throws Exception {
-    HttpClient http = client.getHttpClient();
-    HttpResponse<String> response = http.sendAsync(http.newHttpRequestBuilder().uri(uri)
-        .post("application/json", json).build(), String.class).get();
-    if (response.code() != 201) {
-      throw new IllegalStateException("create refused: HTTP " + response.code() + ": " + response.body());
     }
   }
 }
