@@ -26,9 +26,6 @@ import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -46,7 +43,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>{@code java [-Dberth.featureGates=SchedulerAsyncPreemption=true] -cp
  * benchmarks/target/benchmarks.jar io.berth.bench.scheduler.PreemptionEndToEndRun [nodes]
- * [lowPods] [highPods]}; defaults 1000 4000 1000.
+ * [lowPods] [highPods]}; defaults 1000 4000 1000. The pods are created by {@link PodCreators}
+ * (raw JSON by default; {@code -Dberth.bench.creates=fabric8} for fabric8's DSL, as before
+ * 2026-12-02 06:00 UTC).
  */
 public final class PreemptionEndToEndRun {
   private static final Logger LOG = LoggerFactory.getLogger(PreemptionEndToEndRun.class);
@@ -187,19 +186,8 @@ public final class PreemptionEndToEndRun {
           .withPriorityClassName(prefix).editFirstContainer().editResources()
           .addToRequests("cpu", new Quantity(cpu)).endResources().endContainer().endSpec()));
     }
-    ExecutorService creators = Executors.newFixedThreadPool(4);
-    List<Future<?>> futures = new ArrayList<>();
-    for (int t = 0; t < 4; t++) {
-      int first = t;
-      futures.add(creators.submit(() -> {
-        for (int i = first; i < count; i += 4) {
-          client.pods().inNamespace("default").resource(pods.get(i)).create();
-        }
-      }));
+    try (PodCreators creators = new PodCreators(client, PodCreators.Mode.fromSystemProperty(), "default", pods)) {
+      creators.run(4);
     }
-    for (Future<?> f : futures) {
-      f.get();
-    }
-    creators.shutdown();
   }
 }
