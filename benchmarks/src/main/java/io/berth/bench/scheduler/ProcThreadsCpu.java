@@ -3,6 +3,7 @@ package io.berth.bench.scheduler;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Stream;
@@ -34,10 +35,10 @@ final class ProcThreadsCpu {
       StringBuilder b = new StringBuilder();
       long sum = 0;
       for (Map.Entry<String, Long> e : nanosByGroup.entrySet()) {
-        b.append(String.format("%s %.3f, ", e.getKey(), e.getValue() / 1e6 / pods));
+        b.append(String.format(Locale.ROOT, "%s %.3f, ", e.getKey(), e.getValue() / 1e6 / pods));
         sum += e.getValue();
       }
-      return b.append(String.format("all %.3f ms per pod", sum / 1e6 / pods)).toString();
+      return b.append(String.format(Locale.ROOT, "all %.3f ms per pod", sum / 1e6 / pods)).toString();
     }
   }
 
