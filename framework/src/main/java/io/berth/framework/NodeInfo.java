@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.ContainerPort;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.Taint;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -29,6 +30,12 @@ public final class NodeInfo {
   // node.metadata.name, read once when the node is set: Filter asks for it on every node of every cycle, and the
   // two pointer hops through the Node to its ObjectMeta were a cache miss each at 5,000 nodes
   private String nodeName = "";
+  // node.spec.unschedulable and node.spec.taints, read once when the node is set, for the same reason: NodeUnschedulable
+  // and TaintToleration ask on every node of every cycle, and were the first to reach through the Node to its NodeSpec
+  // (two dependent cache misses per node; 13% of the scheduling threads' samples at 5,000 nodes). The list is the
+  // node's own (nodes are never mutated, as pods are not), List.of() when unset.
+  private boolean unschedulable;
+  private List<Taint> taints = List.of();
   private final List<PodInfo> pods;
   private final List<PodInfo> podsWithAffinity;
   private final List<PodInfo> podsWithRequiredAntiAffinity;
@@ -58,15 +65,20 @@ public final class NodeInfo {
   }
 
   private NodeInfo(NodeInfo from) {
+    // the two sums first, so that they sit right after this object in memory: Filter and Score read them on every
+    // node they visit, and next to the NodeInfo they share its cache lines or the ones the CPU fetches beside them,
+    // instead of lying past the pod lists' arrays
+    this.requested = from.requested.copy();
+    this.nonZeroRequested = from.nonZeroRequested.copy();
     this.node = from.node;
     this.nodeName = from.nodeName;
+    this.unschedulable = from.unschedulable;
+    this.taints = from.taints;
     // room for a few more: copies are made to add nominated pods or reprieved victims
     this.pods = copyWithRoom(from.pods);
     this.podsWithAffinity = copyWithRoom(from.podsWithAffinity);
     this.podsWithRequiredAntiAffinity = copyWithRoom(from.podsWithRequiredAntiAffinity);
     this.usedPorts = from.usedPorts.copy();
-    this.requested = from.requested.copy();
-    this.nonZeroRequested = from.nonZeroRequested.copy();
     this.allocatable = from.allocatable;
     this.imageStates = from.imageStates;
     this.pvcRefCounts = from.pvcRefCounts.isEmpty() ? Map.of() : new HashMap<>(from.pvcRefCounts);
@@ -115,6 +127,28 @@ public final class NodeInfo {
   /** The node's name, or "" when the node is unknown. */
   public String nodeName() {
     return nodeName;
+  }
+
+  /**
+   * Whether {@code spec.unschedulable} is true (the node is cordoned), as read when the node was set; throws as
+   * {@link #getNode()} does when the node is unknown.
+   */
+  public boolean unschedulable() {
+    if (node == null) {
+      throw new IllegalStateException("node not found");
+    }
+    return unschedulable;
+  }
+
+  /**
+   * The node's {@code spec.taints} (an empty list when unset), as read when the node was set; callers must not
+   * mutate it. Throws as {@link #getNode()} does when the node is unknown.
+   */
+  public List<Taint> taints() {
+    if (node == null) {
+      throw new IllegalStateException("node not found");
+    }
+    return taints;
   }
 
   public List<PodInfo> pods() {
@@ -178,6 +212,9 @@ public final class NodeInfo {
     }
     this.node = newNode;
     this.nodeName = newNode.getMetadata() == null ? "" : newNode.getMetadata().getName();
+    this.unschedulable = newNode.getSpec() != null && Boolean.TRUE.equals(newNode.getSpec().getUnschedulable());
+    this.taints = newNode.getSpec() == null || newNode.getSpec().getTaints() == null ? List.of()
+        : newNode.getSpec().getTaints();
     this.allocatable = alloc;
     this.generation = nextGeneration();
   }
@@ -186,6 +223,8 @@ public final class NodeInfo {
   public void removeNode() {
     this.node = null;
     this.nodeName = "";
+    this.unschedulable = false;
+    this.taints = List.of();
     this.generation = nextGeneration();
   }
 

@@ -45,14 +45,14 @@ public final class PodRequests {
     }
     List<Container> containers = spec.getContainers() == null ? List.of() : spec.getContainers();
     for (int i = 0; i < containers.size(); i++) {
-      requests.add(containerRequests(containers.get(i), "spec.containers[" + i + "]", nonZero));
+      requests.add(containerRequests(containers.get(i), "spec.containers", i, nonZero));
     }
     Resource sidecars = new Resource();
     Resource initMax = new Resource();
     List<Container> inits = spec.getInitContainers() == null ? List.of() : spec.getInitContainers();
     for (int i = 0; i < inits.size(); i++) {
       Container init = inits.get(i);
-      Resource r = containerRequests(init, "spec.initContainers[" + i + "]", nonZero);
+      Resource r = containerRequests(init, "spec.initContainers", i, nonZero);
       if ("Always".equals(init.getRestartPolicy())) {
         // a sidecar keeps running next to the regular containers
         requests.add(r);
@@ -64,21 +64,29 @@ public final class PodRequests {
     }
     requests.setMax(initMax);
     if (spec.getOverhead() != null) {
-      addAll(requests, spec.getOverhead(), "spec.overhead");
+      for (Map.Entry<String, Quantity> e : spec.getOverhead().entrySet()) {
+        add(requests, e.getKey(), e.getValue(), "spec.overhead", -1, null);
+      }
     }
     return requests;
   }
 
-  private static Resource containerRequests(Container c, String field, boolean nonZero) {
+  /**
+   * The container's requests; {@code list}, {@code index} name it in an error (the field names are built only then:
+   * every pod's arrival computes its requests twice, and building a dozen names per pod showed in profiles).
+   */
+  private static Resource containerRequests(Container c, String list, int index, boolean nonZero) {
     Resource r = new Resource();
     ResourceRequirements res = c.getResources();
     Map<String, Quantity> requests = res == null || res.getRequests() == null ? Map.of() : res.getRequests();
     Map<String, Quantity> limits = res == null || res.getLimits() == null ? Map.of() : res.getLimits();
-    addAll(r, requests, field + ".resources.requests");
+    for (Map.Entry<String, Quantity> e : requests.entrySet()) {
+      add(r, e.getKey(), e.getValue(), list, index, ".resources.requests.");
+    }
     // an unset request defaults to the limit (API server defaulting)
     for (Map.Entry<String, Quantity> e : limits.entrySet()) {
       if (!requests.containsKey(e.getKey())) {
-        add(r, e.getKey(), e.getValue(), field + ".resources.limits." + e.getKey());
+        add(r, e.getKey(), e.getValue(), list, index, ".resources.limits.");
       }
     }
     if (nonZero) {
@@ -92,16 +100,22 @@ public final class PodRequests {
     return r;
   }
 
-  private static void addAll(Resource r, Map<String, Quantity> quantities, String field) {
-    for (Map.Entry<String, Quantity> e : quantities.entrySet()) {
-      add(r, e.getKey(), e.getValue(), field + "." + e.getKey());
-    }
-  }
-
-  private static void add(Resource r, String name, Quantity q, String field) {
+  /**
+   * Adds quantity {@code q} of {@code name} to {@code r}; an error names the field {@code list[index]part name}, or
+   * {@code list.name} when {@code index} is negative.
+   */
+  private static void add(Resource r, String name, Quantity q, String list, int index, String part) {
     if (Resource.PODS.equals(name)) {
       return;
     }
-    r.set(name, r.get(name) + Quantities.forResource(name, q, field));
+    long amount;
+    try {
+      // Quantities starts its message with the field it is given: the empty one here, the whole name below
+      amount = Quantities.forResource(name, q, "");
+    } catch (IllegalArgumentException e) {
+      String field = index < 0 ? list + "." + name : list + "[" + index + "]" + part + name;
+      throw new IllegalArgumentException(field + e.getMessage(), e.getCause());
+    }
+    r.set(name, r.get(name) + amount);
   }
 }

@@ -8,6 +8,10 @@ import java.math.RoundingMode;
  * Converts Kubernetes quantities to the integers the scheduler computes with, rounding up as
  * upstream's {@code MilliValue()}/{@code Value()} do. Stateless and thread-safe. A quantity that
  * cannot be parsed raises {@link IllegalArgumentException} naming {@code field}.
+ *
+ * <p>A plain quantity (digits and one of the usual suffixes, as nearly every request and allocatable is) is
+ * converted in integer arithmetic by {@link PlainQuantity}, with the result fabric8's {@code BigDecimal} path gives;
+ * anything else takes that path.
  */
 public final class Quantities {
   private static final BigDecimal THOUSAND = BigDecimal.valueOf(1000);
@@ -16,11 +20,19 @@ public final class Quantities {
 
   /** The quantity in milli-units (cpu), rounded up. */
   public static long milliValue(Quantity quantity, String field) {
+    long plain = PlainQuantity.scaled(quantity, true);
+    if (plain >= 0) {
+      return plain;
+    }
     return toLong(amount(quantity, field).multiply(THOUSAND), quantity, field);
   }
 
   /** The quantity in base units (bytes, count), rounded up. */
   public static long value(Quantity quantity, String field) {
+    long plain = PlainQuantity.scaled(quantity, false);
+    if (plain >= 0) {
+      return plain;
+    }
     return toLong(amount(quantity, field), quantity, field);
   }
 

@@ -1,6 +1,7 @@
 package io.berth.framework;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.ContainerPortBuilder;
@@ -9,6 +10,8 @@ import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.Taint;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class NodeInfoTest {
@@ -105,5 +108,37 @@ class NodeInfoTest {
     assertThat(ports.conflicts("127.0.0.1", "UDP", 80)).isFalse();
     ports.add("", "", 443);
     assertThat(ports.conflicts("10.1.1.1", "TCP", 443)).isTrue();
+  }
+
+  @Test
+  void keepsTheNodesUnschedulableFlagAndTaintsThroughCopiesAndReplacements() {
+    Taint t = new Taint("NoSchedule", "k", null, "v");
+    Node cordoned = new NodeBuilder(node("n1", "4", "8Gi")).withNewSpec().withUnschedulable(true)
+        .withTaints(t).endSpec().build();
+    NodeInfo info = NodeInfo.of(node("n1", "4", "8Gi"));
+    assertThat(info.unschedulable()).isFalse();
+    assertThat(info.taints()).isEmpty();
+    info.setNode(cordoned);
+    assertThat(info.unschedulable()).isTrue();
+    assertThat(info.taints()).containsExactly(t);
+    NodeInfo copy = info.snapshot();
+    assertThat(copy.unschedulable()).isTrue();
+    assertThat(copy.taints()).containsExactly(t);
+    // an explicit false and a spec without taints read as unset
+    info.setNode(new NodeBuilder(cordoned).editSpec().withUnschedulable(false).withTaints(List.of()).endSpec()
+        .build());
+    assertThat(info.unschedulable()).isFalse();
+    assertThat(info.taints()).isEmpty();
+    assertThat(copy.unschedulable()).isTrue();
+  }
+
+  @Test
+  void unschedulableAndTaintsOfAnUnknownNodeThrowAsGetNodeDoes() {
+    NodeInfo info = NodeInfo.of(node("n1", "4", "8Gi"));
+    info.removeNode();
+    assertThatThrownBy(info::getNode).isInstanceOf(IllegalStateException.class);
+    assertThatThrownBy(info::unschedulable).isInstanceOf(IllegalStateException.class);
+    assertThatThrownBy(info::taints).isInstanceOf(IllegalStateException.class);
+    assertThatThrownBy(new NodeInfo()::taints).isInstanceOf(IllegalStateException.class);
   }
 }

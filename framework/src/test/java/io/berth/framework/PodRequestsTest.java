@@ -94,4 +94,22 @@ class PodRequestsTest {
     assertThat(PodInfo.of(pod).parseError()).hasValueSatisfying(
         m -> assertThat(m).contains("spec.containers[1].resources.requests.cpu"));
   }
+
+  @Test
+  void badQuantityMessagesNameEachKindOfField() {
+    Pod limit = pod(List.of(new ContainerBuilder().withName("a").withNewResources()
+        .addToLimits("memory", new Quantity("1x")).endResources().build()), List.of());
+    assertThatThrownBy(() -> PodRequests.of(limit)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("spec.containers[0].resources.limits.memory: quantity \"1x\" is not a valid Kubernetes"
+            + " quantity");
+    Pod init = pod(List.of(), List.of(container("i0", "1", null), new ContainerBuilder().withName("i1")
+        .withNewResources().addToRequests("cpu", new Quantity("99999999999999999999")).endResources().build()));
+    assertThatThrownBy(() -> PodRequests.nonZero(init)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("spec.initContainers[1].resources.requests.cpu: quantity \"99999999999999999999\" is out of"
+            + " range");
+    Pod overhead = new PodBuilder(pod(List.of(container("a", "1", null)), List.of())).editSpec()
+        .addToOverhead("cpu", new Quantity("q")).endSpec().build();
+    assertThatThrownBy(() -> PodRequests.of(overhead)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("spec.overhead.cpu: quantity \"q\" is not a valid Kubernetes quantity");
+  }
 }

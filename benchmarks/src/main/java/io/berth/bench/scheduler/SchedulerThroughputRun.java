@@ -208,6 +208,7 @@ public final class SchedulerThroughputRun {
       List<Integer> samples = new ArrayList<>();
       long cpu0 = schedulingThreadsCpuNanos();
       CompilerThreadsCpu.Sample jit0 = CompilerThreadsCpu.now();
+      ProcThreadsCpu.Sample threads0 = ProcThreadsCpu.now();
       long t0 = System.nanoTime();
       Thread sampler = new Thread(() -> {
         int last = measuredBound.get();
@@ -254,6 +255,9 @@ public final class SchedulerThroughputRun {
       // the JIT's share of the same window: the cold run's warm-up cost, robust under load
       LOG.info("{}: JIT compiler threads CPU {} (measured pods)", w.name(),
           CompilerThreadsCpu.now().minus(jit0).perPod(w.measuredPods()));
+      // every thread of the process over the same window, VM threads included: what competes with the loop
+      LOG.info("{}: threads CPU (measured pods) {}", w.name(),
+          ProcThreadsCpu.now().minus(threads0).perPod(w.measuredPods()));
       churn.shutdownNow();
       sampler.interrupt();
       sampler.join();
@@ -261,6 +265,8 @@ public final class SchedulerThroughputRun {
       synchronized (samples) {
         full = new ArrayList<>(samples);
       }
+      // the 1 s samples themselves: a cold run's warm-up shows in its first seconds
+      LOG.info("{}: pods bound per 1 s sample {}", w.name(), full);
       double avg = full.isEmpty() ? w.measuredPods() / (elapsed / 1e9)
           : full.stream().mapToInt(Integer::intValue).average().orElse(0);
       int n = Math.min(measuredIndex.get(), measuredLatency.length);

@@ -91,7 +91,8 @@ public final class TaintToleration
 
   @Override
   public Status filter(CycleState state, Pod pod, NodeInfo nodeInfo) {
-    List<Taint> taints = taints(nodeInfo.getNode());
+    // NodeInfo keeps spec.taints: reading them through the Node was a cache miss per node
+    List<Taint> taints = nodeInfo.taints();
     if (!taints.isEmpty()) {
       Optional<String> malformed = Taints.validateTaints(taints);
       if (malformed.isPresent()) {
@@ -144,7 +145,7 @@ public final class TaintToleration
           "failed to read \"" + PRE_SCORE_STATE_KEY + "\" from cycleState: not found"));
     }
     long intolerable = 0;
-    for (Taint taint : taints(nodeInfo.getNode())) {
+    for (Taint taint : nodeInfo.taints()) {
       if (Taints.PREFER_NO_SCHEDULE.equals(taint.getEffect())
           && !Taints.toleratedBy(taint, s.tolerations())) {
         intolerable++;

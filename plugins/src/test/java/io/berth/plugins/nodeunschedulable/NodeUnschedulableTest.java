@@ -55,6 +55,18 @@ class NodeUnschedulableTest {
     assertThat(plugin.filter(new CycleState(), pod, nodeInfo)).isEqualTo(expected);
   }
 
+  @Test
+  void filterFollowsTheNodeThroughUpdatesAndSnapshots() {
+    Status rejected = Status.unresolvable("node(s) were unschedulable");
+    NodeInfo nodeInfo = NodeInfo.of(node("n", true));
+    NodeInfo cordonedCopy = nodeInfo.snapshot();
+    nodeInfo.setNode(node("n", false));
+    assertThat(plugin.filter(new CycleState(), pod("p", "u"), nodeInfo)).isEqualTo(Status.SUCCESS);
+    assertThat(plugin.filter(new CycleState(), pod("p", "u"), cordonedCopy)).isEqualTo(rejected);
+    nodeInfo.setNode(node("n", true));
+    assertThat(plugin.filter(new CycleState(), pod("p", "u"), nodeInfo.snapshot())).isEqualTo(rejected);
+  }
+
   static Stream<Arguments> nodeChangeCases() {
     return Stream.of(
         Arguments.of("backoff-wrong-new-object", null, "not-a-node", QueueingHint.QUEUE),

@@ -171,6 +171,20 @@ class TaintTolerationTest {
   }
 
   @Test
+  void filterAndScoreFollowTheNodesTaintsThroughUpdatesAndSnapshots() {
+    Pod pod = pod("p");
+    NodeInfo nodeInfo = NodeInfo.of(node("n", taint("a", "1", "NoSchedule")));
+    NodeInfo taintedCopy = nodeInfo.snapshot();
+    nodeInfo.setNode(node("n", taint("b", "1", "PreferNoSchedule")));
+    assertThat(plugin.filter(new CycleState(), pod, nodeInfo)).isEqualTo(Status.SUCCESS);
+    assertThat(plugin.filter(new CycleState(), pod, taintedCopy).isSuccess()).isFalse();
+    CycleState state = new CycleState();
+    plugin.preScore(state, pod, List.of(nodeInfo));
+    assertThat(plugin.score(state, pod, nodeInfo.snapshot())).isEqualTo(1);
+    assertThat(plugin.score(state, pod, taintedCopy)).isEqualTo(0);
+  }
+
+  @Test
   void scoreWithoutPreScoreFailsWithAnError() {
     assertThatThrownBy(() -> plugin.score(new CycleState(), pod("p"), NodeInfo.of(node("n"))))
         .isInstanceOfSatisfying(StatusException.class,
