@@ -532,7 +532,9 @@ public final class ResourceOperations {
       if (!type.hasStatus()) {
         throw new ApiException(404, "NotFound", "the server could not find the requested resource");
       }
-      next = current.copy();
+      // Only the top level (status) and metadata change below, so the rest is shared with the current version;
+      // a custom resource's schema prunes and defaults in place anywhere, so it gets a whole copy.
+      next = type.openApiSchema() != null ? current.copy() : current.copySharing(Set.of(), Set.of());
       JsonNode status = candidate.get("status");
       if (status == null || status.isNull()) {
         next.remove("status");
