@@ -51,15 +51,21 @@ public final class ObjectStore {
   private static final class Shelf {
     final ConcurrentSkipListMap<String, StoredObject> ordered = new ConcurrentSkipListMap<>();
     final ConcurrentHashMap<String, StoredObject> byKey = new ConcurrentHashMap<>();
+    // the resourceVersion of the last write to this type; written after both maps
+    volatile long lastWrite;
 
     StoredObject put(StoredObject next) {
       byKey.put(next.key(), next);
-      return ordered.put(next.key(), next);
+      StoredObject previous = ordered.put(next.key(), next);
+      lastWrite = next.resourceVersion();
+      return previous;
     }
 
-    StoredObject remove(String key) {
+    StoredObject remove(String key, long rv) {
       byKey.remove(key);
-      return ordered.remove(key);
+      StoredObject previous = ordered.remove(key);
+      lastWrite = rv;
+      return previous;
     }
   }
 
@@ -111,6 +117,16 @@ public final class ObjectStore {
   public List<StoredObject> peek(ResourceType type) {
     Shelf shelf = objects.get(type);
     return shelf == null ? List.of() : List.copyOf(shelf.ordered.values());
+  }
+
+  /**
+   * The resourceVersion of the last write (put or remove) to an object of {@code type}, 0 when there was none: a
+   * cache of something derived from all objects of a type is still valid while this has not changed. Read without
+   * the lock; it moves after the write is visible to {@link #get} and {@link #peek}.
+   */
+  public long lastWrite(ResourceType type) {
+    Shelf shelf = objects.get(type);
+    return shelf == null ? 0 : shelf.lastWrite;
   }
 
   /** How many objects of {@code type} the store holds. */
@@ -186,11 +202,11 @@ public final class ObjectStore {
   public Optional<StoredObject> remove(ResourceType type, String namespace, String name) {
     requireWriteLock();
     Shelf shelf = objects.get(type);
-    StoredObject previous = shelf == null ? null : shelf.remove(StoredObject.keyOf(namespace, name));
+    long rv = resourceVersion + 1;
+    StoredObject previous = shelf == null ? null : shelf.remove(StoredObject.keyOf(namespace, name), rv);
     if (previous == null) {
       return Optional.empty();
     }
-    long rv = resourceVersion + 1;
     StoredObject tombstone = previous.restamped(rv);
     resourceVersion = rv;
     emit(new WatchEvent(WatchEvent.Type.DELETED, tombstone, previous));
