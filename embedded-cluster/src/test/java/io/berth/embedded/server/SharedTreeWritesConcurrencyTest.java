@@ -18,7 +18,8 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Writes that build the next version sharing the unchanged parts of the current one
- * ({@link StoredObject#copySharing}: bindings, status updates and patches) leave every earlier version as it was
+ * ({@link StoredObject#copySharing}: bindings, status updates and patches, {@link ResourceOperations#mutateStatus})
+ * leave every earlier version as it was
  * stored: each version's tree still serializes to its own bytes after later writes, from 8 writers at once, and the
  * next version's bytes are what a whole copy would have given.
  */
@@ -101,6 +102,9 @@ class SharedTreeWritesConcurrencyTest {
             Json.objectAt(obj, "status").put("hostIP", "192.168.0." + id);
             return obj;
           }, true);
+          // the kubelet's status write: status copied, the rest shared
+          ops.mutateStatus(ResourceTypes.PODS, "default", name,
+              (current, status) -> status.put("message", "on " + Json.text(current, "spec", "nodeName")));
         }
         return null;
       }));
@@ -111,7 +115,7 @@ class SharedTreeWritesConcurrencyTest {
     }
     pool.shutdown();
 
-    assertThat(versions).hasSize(threads * podsPerThread * 5);
+    assertThat(versions).hasSize(threads * podsPerThread * 6);
     for (StoredObject v : versions) {
       // the tree a version keeps (or parses again) is still exactly the bytes it was stored as
       assertThat(Json.bytes(v.tree())).as("%s", v).isEqualTo(v.json());
@@ -126,7 +130,33 @@ class SharedTreeWritesConcurrencyTest {
         assertThat(Json.text(last, "status", "podIP")).isEqualTo("10.0.0." + i);
         assertThat(Json.text(last, "status", "hostIP")).isEqualTo("192.168.0." + t);
         assertThat(Json.text(last, "spec", "nodeSelector", "zone")).isEqualTo("a");
+        assertThat(Json.text(last, "status", "message")).isEqualTo("on node-" + (i % 5));
       }
     }
+  }
+
+  @Test
+  void mutateStatusKeepsAnAppsObjectsAnnotationsAndStartsAMissingStatus() {
+    ObjectNode rs = Json.object();
+    rs.put("apiVersion", "apps/v1").put("kind", "ReplicaSet");
+    rs.putObject("metadata").put("name", "rs").putObject("annotations").put("deployment.kubernetes.io/revision", "3");
+    ObjectNode spec = rs.putObject("spec");
+    spec.put("replicas", 1);
+    spec.putObject("selector").putObject("matchLabels").put("app", "web");
+    ObjectNode template = spec.putObject("template");
+    template.putObject("metadata").putObject("labels").put("app", "web");
+    template.putObject("spec").putArray("containers").addObject().put("name", "c").put("image", "pause");
+    StoredObject created = ops.create(ResourceTypes.REPLICA_SETS, "default", rs);
+
+    StoredObject written = ops.mutateStatus(ResourceTypes.REPLICA_SETS, "default", "rs",
+        (current, status) -> status.put("replicas", 1)).orElseThrow();
+
+    assertThat(written.resourceVersion()).isGreaterThan(created.resourceVersion());
+    assertThat(Json.text(written.tree(), "metadata", "annotations", "deployment.kubernetes.io/revision"))
+        .isEqualTo("3");
+    assertThat(written.tree().path("status").path("replicas").asInt()).isEqualTo(1);
+    assertThat(written.tree().get("spec")).isEqualTo(created.tree().get("spec"));
+    assertThat(Json.bytes(created.tree())).isEqualTo(created.json());
+    assertThat(ops.mutateStatus(ResourceTypes.REPLICA_SETS, "default", "missing", (c, s) -> { })).isEmpty();
   }
 }
