@@ -73,19 +73,23 @@ class GlobalDefaultPriorityClassTest {
     ExecutorService pool = Executors.newFixedThreadPool(4);
     AtomicBoolean toggling = new AtomicBoolean(true);
     CountDownLatch go = new CountDownLatch(1);
+    // the class writes start once every creator has created a pod, so that they overlap whatever the load
+    CountDownLatch creating = new CountDownLatch(4);
     List<Future<List<String>>> creators = new ArrayList<>();
     for (int t = 0; t < 4; t++) {
       int id = t;
       creators.add(pool.submit(() -> {
         go.await();
         List<String> seen = new ArrayList<>();
-        for (int i = 0; toggling.get(); i++) {
+        for (int i = 0; i < 20 || toggling.get(); i++) {
           seen.add(className(createPod("p-" + id + "-" + i)));
+          creating.countDown();
         }
         return seen;
       }));
     }
     go.countDown();
+    assertThat(creating.await(1, TimeUnit.MINUTES)).isTrue();
     for (int round = 0; round < 200; round++) {
       putClass("override", 0, round % 2 == 0);
     }
