@@ -64,7 +64,10 @@ public final class ObjectStore {
     StoredObject remove(String key, long rv) {
       byKey.remove(key);
       StoredObject previous = ordered.remove(key);
-      lastWrite = rv;
+      if (previous != null) {
+        // only a removal that happened hands out rv; a miss must not claim a version a later write gets
+        lastWrite = rv;
+      }
       return previous;
     }
   }

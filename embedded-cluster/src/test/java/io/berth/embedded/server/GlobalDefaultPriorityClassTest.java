@@ -1,6 +1,7 @@
 package io.berth.embedded.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Clock;
 import java.util.ArrayList;
@@ -65,6 +66,21 @@ class GlobalDefaultPriorityClassTest {
     assertThat(className(createPod("d"))).isEqualTo("low");
     putClass("low", 10, false);
     assertThat(className(createPod("e"))).isNull();
+  }
+
+  @Test
+  void aRemovalThatFindsNothingDoesNotHideTheNextClassWrite() {
+    putClass("plain", 1, false);
+    ops.store().write(() -> ops.store().remove(ResourceTypes.PRIORITY_CLASSES, "", "never-stored"));
+    // a create refused after admission (no containers): it looks the default up and stores nothing
+    ObjectNode invalid = Json.object();
+    invalid.putObject("metadata").put("name", "invalid");
+    invalid.putObject("spec");
+    assertThatThrownBy(() -> ops.create(ResourceTypes.PODS, "default", invalid))
+        .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.code()).isEqualTo(422));
+    // this class write takes the next resourceVersion, the one the missed removal did not use
+    putClass("first", 7, true);
+    assertThat(className(createPod("a"))).isEqualTo("first");
   }
 
   @Test
