@@ -44,6 +44,15 @@ public final class ApiDefaults {
 
   private final Clock clock;
 
+  /** {@code "/" + resource} for the core resources with defaults, the keys the switch below matches. */
+  private static final java.util.Map<String, String> CORE_KEYS = java.util.Map.ofEntries(
+      java.util.Map.entry("pods", "/pods"), java.util.Map.entry("podtemplates", "/podtemplates"),
+      java.util.Map.entry("replicationcontrollers", "/replicationcontrollers"),
+      java.util.Map.entry("services", "/services"),
+      java.util.Map.entry("persistentvolumeclaims", "/persistentvolumeclaims"),
+      java.util.Map.entry("persistentvolumes", "/persistentvolumes"), java.util.Map.entry("namespaces", "/namespaces"),
+      java.util.Map.entry("nodes", "/nodes"), java.util.Map.entry("secrets", "/secrets"));
+
   /** Defaults whose condition timestamps come from {@code clock}. */
   public ApiDefaults(Clock clock) {
     this.clock = Objects.requireNonNull(clock, "clock");
@@ -118,7 +127,8 @@ public final class ApiDefaults {
   private static void applyEveryWrite(String group, String resource, ObjectNode object) {
     Objects.requireNonNull(group, "group");
     Objects.requireNonNull(resource, "resource");
-    switch (group + "/" + resource) {
+    // the core group's resources are matched without building "group/resource" per write
+    switch (group.isEmpty() ? CORE_KEYS.getOrDefault(resource, resource) : group + "/" + resource) {
       case "/pods" -> {
         ObjectNode spec = JsonFields.object(object, "spec");
         PodSpecDefaults.applyToPodSpec(spec);

@@ -42,8 +42,8 @@ import tools.jackson.databind.node.ObjectNode;
  * <p>Threading: {@link #onEvent} runs under the store lock and only updates {@code podsByNode} and schedules work;
  * one scheduler thread does the status writes: every pod sync that has come due is queued in {@code due} and the
  * queue is drained in order (at most {@value #BATCH} pods per drain task), each sync building its status write
- * before the store's write lock and holding the lock only to store it ({@link ResourceOperations#mutate}), so a
- * burst of bindings never keeps the API server's writers waiting for more than one store step; syncs run one after
+ * before the store's write lock and holding the lock only to store it
+ * ({@link ResourceOperations#mutateStatus}), so a burst of bindings never keeps the API server's writers waiting for more than one store step; syncs run one after
  * the other, so each admission sees the pods started before it. {@code podsByNode} is guarded by {@code this};
  * {@code due} is a concurrent queue drained only by the kubelet thread.
  */
@@ -247,25 +247,24 @@ public final class SimulatedKubelet implements StoreListener, AutoCloseable {
     String now = ops.now();
     if (rejection.isPresent()) {
       String[] reasonAndMessage = rejection.get().split("\n", 2);
-      ops.mutate(ResourceTypes.PODS, namespace, name, obj -> {
-        ObjectNode status = Json.objectAt(obj, "status");
+      ops.mutateStatus(ResourceTypes.PODS, namespace, name, (obj, status) -> {
         status.put("phase", "Failed");
         status.put("reason", reasonAndMessage[0]);
         status.put("message", reasonAndMessage[1]);
         status.put("startTime", now);
-        return obj;
-      }, true);
+      });
       return;
     }
     String hostIp = nodeNow.address();
     long ip = podIps.incrementAndGet();
     String podIp = "10.244." + ((ip >> 8) & 0xff) + "." + (ip & 0xff);
     boolean ready = containersReady(pod.tree());
-    ops.mutate(ResourceTypes.PODS, namespace, name, obj -> running(obj, now, hostIp, podIp, ready), true);
+    ops.mutateStatus(ResourceTypes.PODS, namespace, name,
+        (obj, status) -> running(obj, status, now, hostIp, podIp, ready));
   }
 
-  private ObjectNode running(ObjectNode obj, String now, String hostIp, String podIp, boolean ready) {
-    ObjectNode status = Json.objectAt(obj, "status");
+  // sets a started pod's status; obj is the current pod, read only
+  private void running(JsonNode obj, ObjectNode status, String now, String hostIp, String podIp, boolean ready) {
     status.put("phase", "Running");
     status.put("startTime", now);
     status.put("hostIP", hostIp);
@@ -294,7 +293,6 @@ public final class SimulatedKubelet implements StoreListener, AutoCloseable {
         cs.putObject("state").putObject("running").put("startedAt", now);
       }
     }
-    return obj;
   }
 
   private boolean containersReady(JsonNode pod) {

@@ -23,7 +23,8 @@ import tools.jackson.databind.node.ObjectNode;
  * The server's API machinery: label and field selectors, JSON merge, strategic merge, JSON and apply patches, API
  * defaults with PriorityClass admission, and generated names; their failures become API errors (400 for malformed
  * input, 422 for patches that cannot apply, 403 for admission refusals). Thread-safe; its only state is a cache of
- * decoded PriorityClasses, a synchronized weak map keyed by stored versions.
+ * decoded PriorityClasses, a synchronized weak map keyed by stored versions, and the last global default class
+ * decided, one immutable value behind a volatile field.
  */
 public final class DefaultServerHooks implements ServerHooks {
 
@@ -33,6 +34,13 @@ public final class DefaultServerHooks implements ServerHooks {
   // goes when its version is no longer stored anywhere
   private final Map<StoredObject, PriorityClassInfo> decodedClasses =
       java.util.Collections.synchronizedMap(new java.util.WeakHashMap<>());
+
+  /** The global default PriorityClass of {@code store} as of its PriorityClass write {@code version}. */
+  private record GlobalDefault(ObjectStore store, long version, Optional<PriorityClassInfo> info) {
+  }
+
+  // the last global default decided (an immutable value; a race only decides it twice)
+  private volatile GlobalDefault globalDefault;
 
   public DefaultServerHooks(Clock clock) {
     this.defaults = new ApiDefaults(clock);
@@ -67,6 +75,13 @@ public final class DefaultServerHooks implements ServerHooks {
 
       @Override
       public Optional<PriorityClassInfo> globalDefault() {
+        // Decided again only after a PriorityClass write: the version is read before the classes, so a write
+        // racing this read leaves a version behind that the next lookup sees as stale.
+        long version = store.lastWrite(ResourceTypes.PRIORITY_CLASSES);
+        GlobalDefault known = globalDefault;
+        if (known != null && known.store() == store && known.version() == version) {
+          return known.info();
+        }
         PriorityClassInfo lowest = null;
         for (StoredObject o : store.peek(ResourceTypes.PRIORITY_CLASSES)) {
           PriorityClassInfo info = decoded(o);
@@ -74,7 +89,9 @@ public final class DefaultServerHooks implements ServerHooks {
             lowest = info;
           }
         }
-        return Optional.ofNullable(lowest);
+        Optional<PriorityClassInfo> found = Optional.ofNullable(lowest);
+        globalDefault = new GlobalDefault(store, version, found);
+        return found;
       }
     };
   }

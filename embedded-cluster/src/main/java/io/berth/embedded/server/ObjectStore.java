@@ -19,6 +19,9 @@ import tools.jackson.databind.node.ObjectNode;
  * ({@code namespace/name}), so get, create, update and delete cost O(log n) whatever the store holds and a list costs
  * its result size (a namespace is a contiguous key range).
  *
+ * Point reads ({@link #get}) go through a hash index by key beside the ordered map, so they cost one hash lookup
+ * instead of a walk down the skip list comparing keys that share long prefixes ({@code namespace/name-N}).
+ *
  * <p>Locking: every mutation, and every read that must be consistent with the event stream (lists, watch
  * registration), holds {@code lock}; mutations take the write side. Point reads ({@link #get}) read the concurrent
  * maps without the lock and always see a whole version of one object. Listeners run under the write lock, so they
@@ -32,13 +35,42 @@ public final class ObjectStore {
 
   private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
   // guarded by lock (writes); the maps are concurrent so that get() may read without it
-  private final Map<ResourceType, ConcurrentSkipListMap<String, StoredObject>> objects = new ConcurrentHashMap<>();
+  private final Map<ResourceType, Shelf> objects = new ConcurrentHashMap<>();
   // guarded by lock
   private final Map<ResourceType, EventHistory> histories = new ConcurrentHashMap<>();
   // written under the write lock, read anywhere
   private volatile long resourceVersion;
   private final int historyCapacity;
   private final List<StoreListener> listeners = new CopyOnWriteArrayList<>();
+
+  /**
+   * The objects of one type, twice: ordered by key (lists, namespace ranges) and hashed by key (point reads). Both
+   * maps always hold the same versions once a write step ends: written only under the store's write lock, read
+   * anywhere (each map is concurrent, so a lock-free reader sees a whole version, the old or the new one).
+   */
+  private static final class Shelf {
+    final ConcurrentSkipListMap<String, StoredObject> ordered = new ConcurrentSkipListMap<>();
+    final ConcurrentHashMap<String, StoredObject> byKey = new ConcurrentHashMap<>();
+    // the resourceVersion of the last write to this type; written after both maps
+    volatile long lastWrite;
+
+    StoredObject put(StoredObject next) {
+      byKey.put(next.key(), next);
+      StoredObject previous = ordered.put(next.key(), next);
+      lastWrite = next.resourceVersion();
+      return previous;
+    }
+
+    StoredObject remove(String key, long rv) {
+      byKey.remove(key);
+      StoredObject previous = ordered.remove(key);
+      if (previous != null) {
+        // only a removal that happened hands out rv; a miss must not claim a version a later write gets
+        lastWrite = rv;
+      }
+      return previous;
+    }
+  }
 
   public ObjectStore(int historyCapacity) {
     this.historyCapacity = historyCapacity;
@@ -59,8 +91,9 @@ public final class ObjectStore {
   }
 
   public Optional<StoredObject> get(ResourceType type, String namespace, String name) {
-    ConcurrentSkipListMap<String, StoredObject> map = objects.get(type);
-    return map == null ? Optional.empty() : Optional.ofNullable(map.get(StoredObject.keyOf(namespace, name)));
+    Shelf shelf = objects.get(type);
+    return shelf == null ? Optional.empty()
+        : Optional.ofNullable(shelf.byKey.get(StoredObject.keyOf(namespace, name)));
   }
 
   /** The objects of {@code type} in {@code namespace} (null or empty: all namespaces) that pass {@code filter}. */
@@ -85,21 +118,32 @@ public final class ObjectStore {
    * version.
    */
   public List<StoredObject> peek(ResourceType type) {
-    ConcurrentSkipListMap<String, StoredObject> map = objects.get(type);
-    return map == null ? List.of() : List.copyOf(map.values());
+    Shelf shelf = objects.get(type);
+    return shelf == null ? List.of() : List.copyOf(shelf.ordered.values());
+  }
+
+  /**
+   * The resourceVersion of the last write (put or remove) to an object of {@code type}, 0 when there was none: a
+   * cache of something derived from all objects of a type is still valid while this has not changed. Read without
+   * the lock; it moves after the write is visible to {@link #get} and {@link #peek}.
+   */
+  public long lastWrite(ResourceType type) {
+    Shelf shelf = objects.get(type);
+    return shelf == null ? 0 : shelf.lastWrite;
   }
 
   /** How many objects of {@code type} the store holds. */
   public int count(ResourceType type) {
-    ConcurrentSkipListMap<String, StoredObject> map = objects.get(type);
-    return map == null ? 0 : map.size();
+    Shelf shelf = objects.get(type);
+    return shelf == null ? 0 : shelf.ordered.size();
   }
 
   private Collection<StoredObject> range(ResourceType type, String namespace) {
-    ConcurrentSkipListMap<String, StoredObject> map = objects.get(type);
-    if (map == null) {
+    Shelf shelf = objects.get(type);
+    if (shelf == null) {
       return List.of();
     }
+    ConcurrentSkipListMap<String, StoredObject> map = shelf.ordered;
     if (namespace == null || namespace.isEmpty() || !type.namespaced()) {
       return map.values();
     }
@@ -148,8 +192,7 @@ public final class ObjectStore {
     requireWriteLock();
     long rv = resourceVersion + 1;
     StoredObject next = draft.stamp(rv);
-    StoredObject previous = objects.computeIfAbsent(draft.type(), t -> new ConcurrentSkipListMap<>())
-        .put(next.key(), next);
+    StoredObject previous = objects.computeIfAbsent(draft.type(), t -> new Shelf()).put(next);
     resourceVersion = rv;
     emit(new WatchEvent(previous == null ? WatchEvent.Type.ADDED : WatchEvent.Type.MODIFIED, next, previous));
     return next;
@@ -161,12 +204,12 @@ public final class ObjectStore {
    */
   public Optional<StoredObject> remove(ResourceType type, String namespace, String name) {
     requireWriteLock();
-    ConcurrentSkipListMap<String, StoredObject> map = objects.get(type);
-    StoredObject previous = map == null ? null : map.remove(StoredObject.keyOf(namespace, name));
+    Shelf shelf = objects.get(type);
+    long rv = resourceVersion + 1;
+    StoredObject previous = shelf == null ? null : shelf.remove(StoredObject.keyOf(namespace, name), rv);
     if (previous == null) {
       return Optional.empty();
     }
-    long rv = resourceVersion + 1;
     StoredObject tombstone = previous.restamped(rv);
     resourceVersion = rv;
     emit(new WatchEvent(WatchEvent.Type.DELETED, tombstone, previous));

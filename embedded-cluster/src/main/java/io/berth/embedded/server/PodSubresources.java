@@ -17,6 +17,9 @@ import tools.jackson.databind.node.ObjectNode;
  */
 final class PodSubresources {
 
+  private static final java.util.Set<String> STATUS = java.util.Set.of("status");
+  private static final java.util.Set<String> SPEC = java.util.Set.of("spec");
+
   private final ResourceOperations ops;
   /** The ClearingNominatedNodeNameAfterBinding feature gate of the API server. */
   private final boolean clearNominatedNodeNameAfterBinding;
@@ -75,7 +78,8 @@ final class PodSubresources {
           + bound + "\"");
     }
     // One write, as the binding registry does: node name, annotations and the PodScheduled condition together.
-    ObjectNode next = pod.copy();
+    // spec gets one new field; status's conditions change in place: copy those, share the rest of the pod
+    ObjectNode next = pod.copySharing(STATUS, SPEC);
     Json.objectAt(next, "spec").put("nodeName", node);
     if (!annotations.isEmpty()) {
       ObjectNode ann = Json.objectAt(next, "metadata", "annotations");

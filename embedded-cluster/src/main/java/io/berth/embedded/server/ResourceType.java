@@ -52,7 +52,8 @@ public record ResourceType(
 
   @Override
   public int hashCode() {
-    return java.util.Objects.hash(group, version, resource);
+    // Objects.hash's formula without its varargs array: every store access hashes the type (String caches its hash)
+    return (31 * (31 * (31 + group.hashCode()) + version.hashCode())) + resource.hashCode();
   }
 
   /** {@code v1} for the core group, {@code group/version} otherwise. */

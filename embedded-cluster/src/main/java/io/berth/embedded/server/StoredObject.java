@@ -141,6 +141,39 @@ public final class StoredObject {
     return tree != null ? tree.deepCopy() : (ObjectNode) Json.parse(json);
   }
 
+  /**
+   * A mutable copy of the tree to build the next version from, cheaper than {@link #copy()} when a write changes a
+   * few top-level fields: the top level and {@code metadata} are new; each field in {@code deep} is a deep copy; each
+   * object field in {@code shallow} is a new object whose own fields are shared; every other field is this
+   * version's own node, shared. The caller may change the top level, {@code metadata}, the {@code deep} fields
+   * anywhere and the {@code shallow} fields' own entries (put, remove, set), and must not change anything inside a
+   * shared node (they belong to this version, which is read-only). Serializes exactly as {@link #copy()} does.
+   */
+  public ObjectNode copySharing(java.util.Set<String> deep, java.util.Set<String> shallow) {
+    ObjectNode tree = recentTree.get();
+    if (tree == null) {
+      // a fresh parse is nobody else's: all of it may change
+      return (ObjectNode) Json.parse(json);
+    }
+    ObjectNode out = Json.object();
+    for (Map.Entry<String, tools.jackson.databind.JsonNode> e : tree.properties()) {
+      String field = e.getKey();
+      tools.jackson.databind.JsonNode value = e.getValue();
+      if (field.equals("metadata") || deep.contains(field)) {
+        out.set(field, value.deepCopy());
+      } else if (shallow.contains(field) && value instanceof ObjectNode object) {
+        ObjectNode level = Json.object();
+        for (Map.Entry<String, tools.jackson.databind.JsonNode> inner : object.properties()) {
+          level.set(inner.getKey(), inner.getValue());
+        }
+        out.set(field, level);
+      } else {
+        out.set(field, value);
+      }
+    }
+    return out;
+  }
+
   /** The serialized object; shared and read-only. */
   public byte[] json() {
     return json;

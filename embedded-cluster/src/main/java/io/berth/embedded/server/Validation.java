@@ -1,7 +1,6 @@
 package io.berth.embedded.server;
 
 import java.util.Map;
-import java.util.regex.Pattern;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -11,10 +10,6 @@ import tools.jackson.databind.JsonNode;
  * a 422 Invalid naming the object and the field. Stateless and thread-safe.
  */
 final class Validation {
-
-  private static final Pattern DNS_SUBDOMAIN =
-      Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
-  private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
 
   private Validation() {
   }
@@ -26,7 +21,7 @@ final class Validation {
     }
     boolean label = type == ResourceTypes.NAMESPACES || type == ResourceTypes.SERVICES;
     int max = label ? 63 : 253;
-    if (name.length() > max || !(label ? DNS_LABEL : DNS_SUBDOMAIN).matcher(name).matches()) {
+    if (name.length() > max || !(label ? DnsNames.isLabel(name) : DnsNames.isSubdomain(name))) {
       throw ApiException.invalid(type, name, "metadata.name: Invalid value: \"" + name + "\": a lowercase RFC 1123 "
           + (label ? "label" : "subdomain") + " must consist of lower case alphanumeric characters, '-'"
           + (label ? "" : " or '.'") + ", and must start and end with an alphanumeric character (at most " + max
