@@ -86,8 +86,16 @@ public final class NodeInfo {
   }
 
   private static List<PodInfo> copyWithRoom(List<PodInfo> from) {
-    List<PodInfo> copy = new ArrayList<>(from.size() + 4);
-    copy.addAll(from);
+    int n = from.size();
+    if (n == 0) {
+      // no array until the first add (most nodes have no pods with (anti-)affinity)
+      return new ArrayList<>();
+    }
+    // element by element: addAll would first copy the source into an array of its own
+    List<PodInfo> copy = new ArrayList<>(n + 4);
+    for (int i = 0; i < n; i++) {
+      copy.add(from.get(i));
+    }
     return copy;
   }
 

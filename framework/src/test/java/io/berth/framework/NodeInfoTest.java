@@ -60,6 +60,37 @@ class NodeInfoTest {
     assertThat(info.requested().milliCpu()).isEqualTo(2000);
   }
 
+  /** Each list (pods, with affinity, with required anti-affinity) of a copy is its own, empty or not. */
+  @Test
+  void aSnapshotsPodListsAreItsOwnInBothDirections() {
+    Pod withAntiAffinity = new PodBuilder(pod("anti", "1", 0)).editSpec().withNewAffinity()
+        .withNewPodAntiAffinity().addNewRequiredDuringSchedulingIgnoredDuringExecution()
+        .withTopologyKey("kubernetes.io/hostname").endRequiredDuringSchedulingIgnoredDuringExecution()
+        .endPodAntiAffinity().endAffinity().endSpec().build();
+    NodeInfo info = NodeInfo.of(node("n1", "8", "8Gi"), pod("a", "1", 0));
+    NodeInfo copy = info.snapshot();
+    copy.addPod(PodInfo.of(withAntiAffinity));
+    assertThat(info.pods()).extracting(p -> p.pod().getMetadata().getName()).containsExactly("a");
+    assertThat(info.podsWithAffinity()).isEmpty();
+    assertThat(info.podsWithRequiredAntiAffinity()).isEmpty();
+    assertThat(copy.pods()).extracting(p -> p.pod().getMetadata().getName())
+        .containsExactly("a", "anti");
+    assertThat(copy.podsWithRequiredAntiAffinity()).hasSize(1);
+
+    NodeInfo second = copy.snapshot();
+    assertThat(second.removePod(withAntiAffinity)).isTrue();
+    assertThat(second.podsWithAffinity()).isEmpty();
+    assertThat(second.podsWithRequiredAntiAffinity()).isEmpty();
+    assertThat(copy.podsWithRequiredAntiAffinity()).hasSize(1);
+    for (int i = 0; i < 10; i++) {
+      // past the copy's spare room
+      second.addPod(PodInfo.of(pod("p" + i, "100m", 0)));
+    }
+    assertThat(second.pods()).hasSize(11);
+    assertThat(copy.pods()).hasSize(2);
+    assertThat(info.pods()).hasSize(1);
+  }
+
   @Test
   void pvcReferencesAreCountedPerCopy() {
     Pod withClaim = new PodBuilder(pod("c", "1", 0)).editSpec().addNewVolume().withName("data")

@@ -9,7 +9,9 @@ import io.berth.informer.Lister;
 import io.berth.informer.ResourceEventHandler;
 import io.berth.informer.SharedInformerFactory;
 import io.berth.plugins.InTreeRegistry;
+import io.berth.framework.EventRecorder;
 import io.berth.scheduler.InformerListers;
+import io.berth.scheduler.KubernetesEventRecorder;
 import io.berth.scheduler.SchedulerAssembly;
 import io.berth.scheduler.config.SchedulerConfigLoader;
 import io.fabric8.kubernetes.api.model.Node;
@@ -41,8 +43,15 @@ import org.slf4j.LoggerFactory;
  * server received per preemptor by verb and resource (its request log), and the scheduling thread's own CPU per
  * preemptor (the thread every attempt runs on).
  *
- * <p>{@code java [-Dberth.featureGates=SchedulerAsyncPreemption=true] -cp
- * benchmarks/target/benchmarks.jar io.berth.bench.scheduler.PreemptionEndToEndRun [nodes]
+ * <p>The wiring is the daemon's: informers that drop {@code managedFields}
+ * ({@link SharedInformerFactory#droppingManagedFields}) and events through
+ * {@link KubernetesEventRecorder} ({@code Preempted}, {@code FailedScheduling}, {@code Scheduled}),
+ * unless {@code -Dberth.bench.events=false}. {@code -Dberth.bench.passes=N} (default 1) runs the
+ * whole thing N times in the same JVM, each on a fresh cluster and scheduler: pass 1 is "cold"
+ * (the JIT compiles while it runs), later passes "warm".
+ *
+ * <p>{@code java [-Dberth.featureGates=...] [-Dberth.bench.passes=2] [-Dberth.bench.events=false]
+ * -cp benchmarks/target/benchmarks.jar io.berth.bench.scheduler.PreemptionEndToEndRun [nodes]
  * [lowPods] [highPods]}; defaults 1000 4000 1000. The pods are created by {@link PodCreators}
  * (raw JSON by default; {@code -Dberth.bench.creates=fabric8} for fabric8's DSL, as before
  * 2026-12-02 06:00 UTC).
@@ -56,6 +65,19 @@ public final class PreemptionEndToEndRun {
     int nodes = args.length > 0 ? Integer.parseInt(args[0]) : 1000;
     int low = args.length > 1 ? Integer.parseInt(args[1]) : 4000;
     int high = args.length > 2 ? Integer.parseInt(args[2]) : 1000;
+    int passes = Integer.getInteger("berth.bench.passes", 1);
+    for (int pass = 1; pass <= passes; pass++) {
+      System.gc();
+      pass(nodes, low, high, pass == 1 ? "cold" : "warm");
+    }
+  }
+
+  /**
+   * One pass on a fresh embedded cluster and a fresh scheduler; the first pass of a JVM meets the
+   * HTTP, fabric8, server and preemption paths uncompiled (JIT), later ones meet them warm.
+   */
+  private static void pass(int nodes, int low, int high, String label) throws Exception {
+    boolean events = Boolean.parseBoolean(System.getProperty("berth.bench.events", "true"));
     try (EmbeddedCluster cluster = EmbeddedCluster.builder().kubelet(KubeletSettings.defaults()
         .withStartupDelay(Duration.ZERO).withTerminationDelay(Duration.ZERO)).start()) {
       for (int i = 0; i < nodes; i++) {
@@ -67,12 +89,16 @@ public final class PreemptionEndToEndRun {
       client.resource(new PriorityClassBuilder().withNewMetadata().withName("high").endMetadata()
           .withValue(10000).build()).create();
       Registry registry = InTreeRegistry.create();
-      SharedInformerFactory informers = new SharedInformerFactory(client);
+      // the daemon's informer factory (Daemon: managedFields dropped while parsing)
+      SharedInformerFactory informers = SharedInformerFactory.droppingManagedFields(client,
+          Duration.ZERO);
       Lister<Pod> podLister = informers.lister(Pod.class);
       SimpleMeterRegistry metrics = new SimpleMeterRegistry();
       SchedulerAssembly assembly = SchedulerAssembly.builder(SchedulerConfigLoader.defaults(registry),
           registry).client(client).listers(new InformerListers(informers)).meterRegistry(metrics)
           .featureGates(FeatureGates.parse(System.getProperty("berth.featureGates", "")))
+          .eventRecorders(name -> events ? new KubernetesEventRecorder(client, name, metrics)
+              : EventRecorder.NOOP)
           .informerPod(p -> podLister.get(p.getMetadata().getNamespace(), p.getMetadata().getName()))
           .build();
       AtomicInteger lowBound = new AtomicInteger();
@@ -95,9 +121,17 @@ public final class PreemptionEndToEndRun {
       while (lowBound.get() < low) {
         Thread.sleep(10);
       }
+      // the low-priority pods' Scheduled events must not land in the window
+      long eventsDeadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+      while (events && cluster.requestLog().count("create", "events") < low
+          && System.nanoTime() < eventsDeadline) {
+        Thread.sleep(10);
+      }
       Map<String, Long> attempts0 = attempts(metrics);
       Map<String, Double> attemptNanos0 = attemptNanos(metrics);
       cluster.requestLog().clear();
+      LOG.info("{} pass: creating {} preemptors from {} UTC epoch ms", label, high,
+          System.currentTimeMillis());
       ThreadCpuSplit threads = ThreadCpuSplit.start();
       long cpu0 = processCpuNanos();
       long t0 = System.nanoTime();
@@ -112,15 +146,56 @@ public final class PreemptionEndToEndRun {
           + " %.3f ms per preemptor", threads.millisPerPod("scheduler-loop", high));
       report(metrics, attempts0, attemptNanos0, cluster.requestLog().entries(), high, cpu);
       LOG.info("{}", split);
-      LOG.info(String.format("%nPreemptionBasic end to end: %d nodes, %d low-priority pods, %d"
-          + " preemptors: %d bound in %.1f s = %.0f preemptors/s; low-priority pods left %d",
-          nodes, low, high, highBound.get(), elapsed / 1e9, highBound.get() / (elapsed / 1e9),
+      if (events) {
+        reportEvents(cluster, client, metrics, high, t0, cpu0);
+      }
+      LOG.info(String.format("%nPreemptionBasic end to end (%s, events %s): %d nodes, %d low-priority"
+          + " pods, %d preemptors: %d bound in %.1f s = %.0f preemptors/s; low-priority pods left %d",
+          label, events ? "on" : "off", nodes, low, high, highBound.get(), elapsed / 1e9,
+          highBound.get() / (elapsed / 1e9),
           client.pods().inNamespace("default").list().getItems().stream()
               .filter(p -> p.getMetadata().getName().startsWith("low")).count()));
       assembly.stop(Duration.ofSeconds(10));
       informers.shutdown();
       client.close();
     }
+  }
+
+  /**
+   * The events may still be on their way when the last preemptor is bound: waits (up to 30 s) for
+   * the server's count of event creates to stop growing, then logs the events per preemptor, the
+   * process CPU by then, and the window's events by reason as the server holds them (upstream
+   * writes 3 Preempted, 1 FailedScheduling and 1 Scheduled for each preemptor here).
+   */
+  private static void reportEvents(EmbeddedCluster cluster, KubernetesClient client,
+      SimpleMeterRegistry metrics, int high, long t0, long cpu0) throws InterruptedException {
+    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    long seen = -1;
+    long now = cluster.requestLog().count("create", "events");
+    while (now != seen && System.nanoTime() < deadline) {
+      seen = now;
+      Thread.sleep(500);
+      now = cluster.requestLog().count("create", "events");
+    }
+    long elapsed = System.nanoTime() - t0;
+    long cpu = processCpuNanos() - cpu0;
+    Map<String, Long> byReason = new TreeMap<>();
+    for (var e : client.v1().events().inNamespace("default").list().getItems()) {
+      String name = e.getInvolvedObject() == null ? "" : e.getInvolvedObject().getName();
+      boolean window = name.startsWith("high") || "Preempted".equals(e.getReason());
+      if (window) {
+        byReason.merge(e.getReason(), e.getCount() == null ? 1L : e.getCount(), Long::sum);
+      }
+    }
+    StringBuilder out = new StringBuilder(String.format("%nevents: %.2f creates per preemptor,"
+        + " settled %.1f s after the first preemptor's create; process CPU %.2f ms per preemptor"
+        + " by then; by reason, per preemptor:", (double) now / high, elapsed / 1e9,
+        cpu / 1e6 / high));
+    byReason.forEach((reason, n) -> out.append(String.format("%n  %-20s %6.2f", reason,
+        (double) n / high)));
+    out.append("\nrecorder: ").append(metrics.find("berth_scheduler_events").counters().stream()
+        .map(c -> c.getId().getTag("result") + "=" + (long) c.count()).sorted().toList());
+    LOG.info("{}", out);
   }
 
   private static long processCpuNanos() {

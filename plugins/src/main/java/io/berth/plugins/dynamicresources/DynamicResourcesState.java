@@ -24,7 +24,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * node with nominated pods (pods in their binding cycle are nominated) and for each preemption
  * candidate, so a copy must cost nothing per node already filtered; Filter on a copy stores its
  * node's allocation in the shared map, which the pass on the original state (or a later cycle)
- * overwrites, as upstream's does.
+ * overwrites, as upstream's does. The state of a pod without claims (PreFilter skips the plugin,
+ * so neither Filter nor the PreFilter extensions touch it) is never changed after PreFilter:
+ * {@link #copy} returns it itself, so that copying the cycle state for every node with nominated
+ * pods and every preemption candidate allocates nothing for it (nor a map of the storage).
  */
 final class DynamicResourcesState implements StateData {
   final ResourceClaim[] claims;
@@ -66,6 +69,9 @@ final class DynamicResourcesState implements StateData {
 
   @Override
   public StateData copy() {
+    if (!hasClaims()) {
+      return this;
+    }
     DynamicResourcesState c = new DynamicResourcesState(claims, availableOnNodes, allocations,
         allocator, nodeAllocations, unavailableClaims, ConcurrentHashMap.newKeySet());
     c.freed.addAll(freed);

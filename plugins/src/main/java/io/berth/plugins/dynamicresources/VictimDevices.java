@@ -47,7 +47,9 @@ final class VictimDevices implements PreFilterExtensions {
   @Override
   public Status removePod(CycleState cs, Pod podToSchedule, PodInfo podToRemove,
       NodeInfo nodeInfo) {
-    state.apply(cs).ifPresent(s -> s.freed.addAll(exclusiveDevices(podToRemove.pod())));
+    // only a pod with claims allocates devices (a claimless pod's state is shared by every copy)
+    state.apply(cs).filter(DynamicResourcesState::hasClaims)
+        .ifPresent(s -> s.freed.addAll(exclusiveDevices(podToRemove.pod())));
     return Status.SUCCESS;
   }
 

@@ -22,6 +22,13 @@ import java.util.TreeMap;
 final class ResourceFit {
   static final String TOO_MANY_PODS = "Too many pods";
   static final String INSUFFICIENT_PREFIX = "Insufficient ";
+  // "Insufficient <name>" for every resource name seen: a node that lacks room is reported with
+  // it on every Filter call (preemption's failing attempts reject every node), so the reason is
+  // built once per name instead of concatenated per node; the names are the pods' resource
+  // names, a small set (past MAX_REASONS names the rest are concatenated). Thread-safe (concurrent map; Filter runs on many threads).
+  private static final java.util.concurrent.ConcurrentMap<String, String> REASONS =
+      new java.util.concurrent.ConcurrentHashMap<>();
+  static final int MAX_REASONS = 256;
 
   private ResourceFit() {}
 
@@ -101,8 +108,18 @@ final class ResourceFit {
   private static void check(List<InsufficientResource> out, String name, long request, long used,
       long capacity) {
     if (request > 0 && request > capacity - used) {
-      out.add(new InsufficientResource(name, INSUFFICIENT_PREFIX + name, request, used, capacity));
+      out.add(new InsufficientResource(name, reason(name), request, used, capacity));
     }
+  }
+
+  /** {@code "Insufficient " + name}; the same instance on every call for the first names seen. */
+  static String reason(String name) {
+    String r = REASONS.get(name);
+    if (r != null) {
+      return r;
+    }
+    return REASONS.size() < MAX_REASONS
+        ? REASONS.computeIfAbsent(name, n -> INSUFFICIENT_PREFIX + n) : INSUFFICIENT_PREFIX + name;
   }
 
   /** The node's allocatable resources; throws naming the field on a malformed quantity. */

@@ -258,6 +258,82 @@ class DynamicResourcesTest {
     assertTrue(plugin.filter(back, p, nodeInfo("n1")).isSuccess());
   }
 
+  /** A claimful victim with its claim allocated on n1 and reserved for it alone. */
+  private PodInfo victimWithGpuOnN1() {
+    classes.put(deviceClass("gpu"));
+    gpus("n1", 1);
+    ResourceClaim victimClaim = new ResourceClaimBuilder(claim("victim-claim",
+        request("r", "gpu", 1))).withNewStatus().withNewAllocation()
+        .withNodeSelector(io.berth.plugins.dynamicresources.structured.Allocator.byName("n1"))
+        .withNewDevices().addNewResult().withRequest("r").withDriver("gpu.example.com")
+        .withPool("n1").withDevice("gpu-0").endResult().endDevices().endAllocation()
+        .addNewReservedFor().withResource("pods").withName("victim").withUid("uid-victim")
+        .endReservedFor().endStatus().build();
+    claims.put(victimClaim);
+    devices.upsert(victimClaim);
+    return PodInfo.of(pod("victim", "victim-claim"));
+  }
+
+  @Test
+  void aClaimlessPodsStateIsSharedByCopiesAndAClaimfulOneIsNot() {
+    CycleState claimless = new CycleState();
+    plugin.preFilter(claimless, pod("p"), List.of());
+    DynamicResourcesState s = claimless.readOrFail(DynamicResources.STATE_KEY,
+        DynamicResourcesState.class);
+    assertTrue(s == claimless.copy().readOrFail(DynamicResources.STATE_KEY,
+        DynamicResourcesState.class));
+
+    classes.put(deviceClass("gpu"));
+    claims.put(claim("c1", request("r", "gpu", 1)));
+    CycleState claimful = new CycleState();
+    assertTrue(plugin.preFilter(claimful, pod("q", "c1"), List.of()).status().isSuccess());
+    assertTrue(claimful.readOrFail(DynamicResources.STATE_KEY, DynamicResourcesState.class)
+        != claimful.copy().readOrFail(DynamicResources.STATE_KEY, DynamicResourcesState.class));
+  }
+
+  /**
+   * Preemption simulates on copies from many threads; for a claimless preemptor they all share
+   * one state, which removing a claimful victim must leave as it was (nothing freed, and Filter
+   * still skipped) on every thread.
+   */
+  @Test
+  void concurrentSimulationsOnCopiesOfAClaimlessStateLeaveItUnchanged() throws Exception {
+    PodInfo victim = victimWithGpuOnN1();
+    Pod p = pod("p");
+    CycleState cs = new CycleState();
+    assertTrue(plugin.preFilter(cs, p, List.of()).status().isSkip());
+    DynamicResourcesState shared = cs.readOrFail(DynamicResources.STATE_KEY,
+        DynamicResourcesState.class);
+    var extensions = plugin.preFilterExtensions().orElseThrow();
+    int threads = 8;
+    var pool = java.util.concurrent.Executors.newFixedThreadPool(threads);
+    var start = new java.util.concurrent.CountDownLatch(1);
+    try {
+      List<java.util.concurrent.Future<?>> done = new java.util.ArrayList<>();
+      for (int t = 0; t < threads; t++) {
+        done.add(pool.submit(() -> {
+          start.await();
+          for (int i = 0; i < 2_000; i++) {
+            CycleState simulation = cs.copy();
+            // the framework skips a skipped plugin's extensions; called directly here, they
+            // must still not write into the shared state
+            assertTrue(extensions.removePod(simulation, p, victim, nodeInfo("n1")).isSuccess());
+          }
+          return null;
+        }));
+      }
+      start.countDown();
+      for (var f : done) {
+        f.get();
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    assertTrue(shared.freed.isEmpty());
+    assertTrue(shared == cs.copy().readOrFail(DynamicResources.STATE_KEY,
+        DynamicResourcesState.class));
+  }
+
   @Test
   void preemptionSimulationSeesVictimDevicesAsFree() {
     classes.put(deviceClass("gpu"));

@@ -60,6 +60,59 @@ class ResourceFitTest {
     assertThat(ResourceFit.fits(new Resource(), List.of(), 1, used, allocatable)).isFalse();
   }
 
+  @Test
+  void theReasonNamesTheResourceAsUpstreamAndIsBuiltOncePerName() {
+    Resource allocatable = new Resource().setAllowedPodNumber(10).setMilliCpu(1000)
+        .setScalar(GPU, 1);
+    Resource request = new Resource().setMilliCpu(2000).setScalar(GPU, 2);
+    List<InsufficientResource> first =
+        ResourceFit.insufficient(request, List.of(GPU), 0, new Resource(), allocatable);
+    List<InsufficientResource> second =
+        ResourceFit.insufficient(request, List.of(GPU), 0, new Resource(), allocatable);
+    assertThat(first).extracting(InsufficientResource::reason)
+        .containsExactly("Insufficient cpu", "Insufficient " + GPU);
+    for (int i = 0; i < first.size(); i++) {
+      assertThat(second.get(i).reason()).isSameAs(first.get(i).reason());
+    }
+  }
+
+  /** 8 threads asking for the same 64 names at once all get the same, right string per name. */
+  @Test
+  void concurrentCallersShareOneReasonPerName() throws Exception {
+    int threads = 8;
+    int names = 64;
+    String[][] seen = new String[threads][names];
+    var start = new java.util.concurrent.CountDownLatch(1);
+    var pool = java.util.concurrent.Executors.newFixedThreadPool(threads);
+    try {
+      List<java.util.concurrent.Future<?>> done = new java.util.ArrayList<>();
+      for (int t = 0; t < threads; t++) {
+        int me = t;
+        done.add(pool.submit(() -> {
+          start.await();
+          for (int n = 0; n < names; n++) {
+            // each thread walks the names from its own offset, so first calls race
+            int k = (n + me * 7) % names;
+            seen[me][k] = ResourceFit.reason("example.com/r" + k);
+          }
+          return null;
+        }));
+      }
+      start.countDown();
+      for (var f : done) {
+        f.get();
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    for (int n = 0; n < names; n++) {
+      assertThat(seen[0][n]).isEqualTo("Insufficient example.com/r" + n);
+      for (int t = 1; t < threads; t++) {
+        assertThat(seen[t][n]).isSameAs(seen[0][n]);
+      }
+    }
+  }
+
   /** Around {@code max}: often exactly at a boundary the other values make. */
   private static long pick(Random random, long max) {
     return switch (random.nextInt(4)) {
