@@ -77,6 +77,12 @@ public final class SideBySideRun {
   private boolean backlog;
   /** Pods each scheduler binds before the measured ones (scheduler_perf's initPods; warms caches and the JIT). */
   private int initPods;
+  /**
+   * {@code --keep-pods true}: a scheduling round's pods are not deleted after it, so the next scheduler meets them
+   * bound on the nodes. For large runs, where the API server's collection delete (one worker) takes longer than the
+   * run itself: 11,000 pods took over 10 minutes on the loaded 2-core machine.
+   */
+  private boolean keepPods;
   /** kwok's node Lease duration ({@code conformance/up --node-lease-seconds}). */
   private int leaseSeconds;
 
@@ -102,6 +108,7 @@ public final class SideBySideRun {
         "--skip", "", "--mode", "stream"));
     opts.put("--init-pods", "auto");
     opts.put("--node-lease-seconds", "auto");
+    opts.put("--keep-pods", "false");
     for (int i = 0; i < args.length; i++) {
       String[] kv = args[i].split("=", 2);
       if (!opts.containsKey(kv[0])) {
@@ -127,6 +134,7 @@ public final class SideBySideRun {
     // scheduler_perf's SchedulingBasic: 500Nodes binds 500 init pods first, 5000Nodes_10000Pods 1,000
     run.initPods = init.equals("auto") ? (Integer.parseInt(opts.get("--nodes")) <= 500 ? 500 : 1000)
         : Integer.parseInt(init);
+    run.keepPods = Boolean.parseBoolean(opts.get("--keep-pods"));
     String lease = opts.get("--node-lease-seconds");
     run.leaseSeconds = lease.equals("auto") ? autoLeaseSeconds(Integer.parseInt(opts.get("--nodes")))
         : Integer.parseInt(lease);
@@ -287,7 +295,9 @@ public final class SideBySideRun {
       if (!process.waitFor(30, TimeUnit.SECONDS)) {
         process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
       }
-      deletePodsOf(ns);
+      if (!keepPods) {
+        deletePodsOf(ns);
+      }
     }
   }
 
@@ -365,7 +375,9 @@ public final class SideBySideRun {
           process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
         }
       }
-      deletePodsOf(ns);
+      if (!keepPods) {
+        deletePodsOf(ns);
+      }
     }
   }
 
