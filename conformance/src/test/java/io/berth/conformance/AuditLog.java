@@ -41,6 +41,16 @@ final class AuditLog {
       return refused() && code != 404 && code != 409;
     }
 
+    /**
+     * What kind of request this was, for comparing two clients' traffic: the verb and the resource as
+     * {@code group/resource/subresource} ({@code core} for the core group, no subresource part if none), e.g.
+     * {@code create core/pods/binding}, {@code create events.k8s.io/events}, {@code patch core/pods/status}.
+     */
+    String kind() {
+      return verb + " " + (apiGroup.isEmpty() ? "core" : apiGroup) + "/" + resource
+          + (subresource.isEmpty() ? "" : "/" + subresource);
+    }
+
     @Override
     public String toString() {
       return code + " " + verb + " " + uri + (message.isEmpty() ? "" : " (" + message + ")") + " by " + user;
@@ -75,6 +85,21 @@ final class AuditLog {
   /** The requests {@code user} made that the server {@linkplain Entry#rejected() rejected}, in order. */
   List<Entry> rejected(String user) {
     return entries(e -> e.user().equals(user) && e.rejected());
+  }
+
+  /**
+   * How many requests of each {@linkplain Entry#kind() kind} {@code user} made, skipping the user's first
+   * {@code skip} requests (those made before a measured window), largest count first.
+   */
+  java.util.LinkedHashMap<String, Long> kinds(String user, long skip) {
+    java.util.Map<String, Long> counts = entries(e -> e.user().equals(user)).stream().skip(skip)
+        .collect(java.util.stream.Collectors.groupingBy(Entry::kind, java.util.stream.Collectors.counting()));
+    java.util.LinkedHashMap<String, Long> sorted = new java.util.LinkedHashMap<>();
+    counts.entrySet().stream()
+        .sorted(java.util.Map.Entry.<String, Long>comparingByValue().reversed()
+            .thenComparing(java.util.Map.Entry.comparingByKey()))
+        .forEach(e -> sorted.put(e.getKey(), e.getValue()));
+    return sorted;
   }
 
   /** How many requests {@code user} made. */

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -49,6 +50,28 @@ class AuditLogTest {
       assertThat(e.toString()).startsWith("422 create /api/v1/namespaces/ns/events (invalid: reportingInstance)");
     });
     assertThat(log.rejected("admin")).extracting(AuditLog.Entry::code).containsExactly(403);
+  }
+
+  @Test
+  void groupsAWindowsRequestsByVerbAndResource() throws Exception {
+    Path file = dir.resolve("audit.log");
+    Files.write(file, List.of(
+        event("ResponseComplete", USER, "list", "/api/v1/pods", 200, null),
+        event("ResponseStarted", USER, "watch", "/api/v1/pods?watch=true", 200, null),
+        event("ResponseComplete", USER, "create", "/api/v1/namespaces/ns/pods/a/binding", 201, null),
+        event("ResponseComplete", USER, "create", "/api/v1/namespaces/ns/pods/b/binding", 201, null),
+        event("ResponseComplete", USER, "patch", "/api/v1/namespaces/ns/pods/b/binding", 200, null),
+        event("ResponseComplete", "admin", "create", "/api/v1/namespaces/ns/pods/c/binding", 201, null),
+        "{\"stage\":\"ResponseComplete\",\"verb\":\"create\",\"requestURI\":\"/apis/events.k8s.io/v1/namespaces/ns/"
+            + "events\",\"user\":{\"username\":\"admin\"},\"objectRef\":{\"resource\":\"events\",\"apiGroup\":"
+            + "\"events.k8s.io\",\"namespace\":\"ns\"},\"responseStatus\":{\"code\":201}}",
+        ""));
+    AuditLog log = new AuditLog(file);
+
+    assertThat(log.kinds(USER, 1)).as("the user's first request is before the window")
+        .containsExactly(Map.entry("create core/pods/binding", 2L), Map.entry("patch core/pods/binding", 1L));
+    assertThat(log.kinds(USER, 0)).containsEntry("list core/pods/binding", 1L).hasSize(3);
+    assertThat(log.kinds("admin", 0)).containsOnlyKeys("create core/pods/binding", "create events.k8s.io/events");
   }
 
   @Test

@@ -70,11 +70,19 @@ public final class SideBySideRun {
   private final Path schedulerJar;
   private final Path controllerManagerJar;
   private final List<String> table = new ArrayList<>();
+  /** One line per measured scheduler run: its requests per pod by kind. */
+  private final List<String> requestKinds = new ArrayList<>();
   private KubernetesClient admin;
   private Path bin;
   private boolean backlog;
   /** Pods each scheduler binds before the measured ones (scheduler_perf's initPods; warms caches and the JIT). */
   private int initPods;
+  /**
+   * {@code --keep-pods true}: a scheduling round's pods are not deleted after it, so the next scheduler meets them
+   * bound on the nodes. For large runs, where the API server's collection delete (one worker) takes longer than the
+   * run itself: 11,000 pods took over 10 minutes on the loaded 2-core machine.
+   */
+  private boolean keepPods;
   /** kwok's node Lease duration ({@code conformance/up --node-lease-seconds}). */
   private int leaseSeconds;
 
@@ -100,6 +108,7 @@ public final class SideBySideRun {
         "--skip", "", "--mode", "stream"));
     opts.put("--init-pods", "auto");
     opts.put("--node-lease-seconds", "auto");
+    opts.put("--keep-pods", "false");
     for (int i = 0; i < args.length; i++) {
       String[] kv = args[i].split("=", 2);
       if (!opts.containsKey(kv[0])) {
@@ -125,6 +134,7 @@ public final class SideBySideRun {
     // scheduler_perf's SchedulingBasic: 500Nodes binds 500 init pods first, 5000Nodes_10000Pods 1,000
     run.initPods = init.equals("auto") ? (Integer.parseInt(opts.get("--nodes")) <= 500 ? 500 : 1000)
         : Integer.parseInt(init);
+    run.keepPods = Boolean.parseBoolean(opts.get("--keep-pods"));
     String lease = opts.get("--node-lease-seconds");
     run.leaseSeconds = lease.equals("auto") ? autoLeaseSeconds(Integer.parseInt(opts.get("--nodes")))
         : Integer.parseInt(lease);
@@ -173,6 +183,12 @@ public final class SideBySideRun {
             mean(berth, SchedulingResult::p50Ms) / mean(kube, SchedulingResult::p50Ms),
             mean(berth, SchedulingResult::p99Ms) / mean(kube, SchedulingResult::p99Ms),
             mean(berth, SchedulingResult::cpuSeconds) / mean(kube, SchedulingResult::cpuSeconds)));
+      }
+      if (!requestKinds.isEmpty()) {
+        table.add("");
+        table.add("API requests per measured pod by kind (audit log, the measured window):");
+        table.add("");
+        requestKinds.forEach(line -> table.add("- " + line));
       }
       if (!skip.contains("deployment")) {
         table.add("");
@@ -249,7 +265,7 @@ public final class SideBySideRun {
     if (backlog) {
       return scheduleBacklog(who, round, pods, ns, profile, config, log);
     }
-    Process process = startScheduler(kube, config, log);
+    Process process = startScheduler(kube, round, config, log);
     String user = kube ? KUBE_SCHEDULER : BERTH_SCHEDULER;
     try {
       // warm up: one pod bound means the scheduler has synced and is placing
@@ -270,6 +286,7 @@ public final class SideBySideRun {
         double[] latencies = created.entrySet().stream()
             .mapToDouble(e -> (bound.get(e.getKey()) - e.getValue()) / 1e6).sorted().toArray();
         long requests = audit(user) - requestsBefore;
+        requestKinds(who, pods, user, requestsBefore, Map.of(), Map.of());
         return new SchedulingResult(who, pods, pods / ((last - start) / 1e9), percentile(latencies, 50),
             percentile(latencies, 99), cpu, requests);
       }
@@ -278,18 +295,20 @@ public final class SideBySideRun {
       if (!process.waitFor(30, TimeUnit.SECONDS)) {
         process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
       }
-      deletePodsOf(ns);
+      if (!keepPods) {
+        deletePodsOf(ns);
+      }
     }
   }
 
-  private Process startScheduler(boolean kube, Path config, Path log) throws IOException {
+  private Process startScheduler(boolean kube, int round, Path config, Path log) throws IOException {
     if (kube) {
       String kc = kubeconfig("kube-scheduler").toString();
       return new ProcessBuilder(bin.resolve("kube-scheduler").toString(), "--config", config.toString(),
           "--authentication-kubeconfig", kc, "--authorization-kubeconfig", kc, "--bind-address=127.0.0.1",
           "--secure-port=0", "--v=1").redirectErrorStream(true).redirectOutput(log.toFile()).start();
     }
-    List<String> command = berthJava(schedulerJar);
+    List<String> command = berthJava(schedulerJar, round);
     command.addAll(List.of("--port", "0", "--kubeconfig", kubeconfig("berth-scheduler").toString(), "--config",
         config.toString(), "--leader-elect=false"));
     ProcessBuilder b = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
@@ -312,12 +331,13 @@ public final class SideBySideRun {
     Map<String, Long> bound = new ConcurrentHashMap<>();
     Process process = null;
     Map<String, Double> threadsBefore = Map.of();
+    Map<String, Double> serverBefore;
     try (Watch watch = watchBindings(ns, bound)) {
       long requestsBefore;
       double cpuBefore;
       if (initPods > 0) {
         // warm first, as scheduler_perf's initPods; then freeze the process while the backlog is created
-        process = startScheduler(kube, config, log);
+        process = startScheduler(kube, round, config, log);
         bindInitPods(who, round, ns, profile, bound, log);
         signal(process, "STOP");
         say("%s round %d: stopped; creating a backlog of %d pods", who, round, pods);
@@ -325,23 +345,27 @@ public final class SideBySideRun {
         requestsBefore = audit(user);
         cpuBefore = cpuSeconds(process.pid());
         threadsBefore = threadCpu(process.pid());
+        serverBefore = controlPlaneCpu();
         signal(process, "CONT");
       } else {
         say("%s round %d: creating a backlog of %d pods", who, round, pods);
         createPods(ns, profile, pods, new ConcurrentHashMap<>());
         requestsBefore = audit(user);
         cpuBefore = 0;
-        process = startScheduler(kube, config, log);
+        serverBefore = controlPlaneCpu();
+        process = startScheduler(kube, round, config, log);
       }
       waitFor(() -> bound.size() >= pods + initPods, 1800, who + " binds " + pods + " pods (see " + log + ")");
       double cpu = cpuSeconds(process.pid()) - cpuBefore;
+      Map<String, Double> serverAfter = controlPlaneCpu();
       if (!kube) {
         reportThreadCpu(who, pods, threadsBefore, threadCpu(process.pid()));
       }
       long[] times = bound.entrySet().stream().filter(e -> e.getKey().startsWith("p-"))
           .mapToLong(Map.Entry::getValue).sorted().toArray();
       long requests = audit(user) - requestsBefore;
-      return new SchedulingResult(who + " (backlog)", pods, (pods - 1) / ((times[times.length - 1] - times[0]) / 1e9),
+      requestKinds(who + flagsTag(kube, round), pods, user, requestsBefore, serverBefore, serverAfter);
+      return new SchedulingResult(who + " (backlog)" + flagsTag(kube, round), pods, (pods - 1) / ((times[times.length - 1] - times[0]) / 1e9),
           Double.NaN, Double.NaN, cpu, requests);
     } finally {
       if (process != null) {
@@ -351,7 +375,9 @@ public final class SideBySideRun {
           process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
         }
       }
-      deletePodsOf(ns);
+      if (!keepPods) {
+        deletePodsOf(ns);
+      }
     }
   }
 
@@ -463,7 +489,7 @@ public final class SideBySideRun {
           "--kube-api-qps=" + API_QPS, "--kube-api-burst=" + API_BURST, "--v=1")
           .redirectErrorStream(true).redirectOutput(log.toFile()).start();
     } else {
-      List<String> command = berthJava(controllerManagerJar);
+      List<String> command = berthJava(controllerManagerJar, round);
       command.addAll(List.of("--port", "0", "--kubeconfig", kubeconfig("berth-controller-manager").toString(),
           "--leader-elect=false", "--kube-api-qps=" + API_QPS, "--kube-api-burst=" + API_BURST));
       ProcessBuilder b = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
@@ -581,6 +607,21 @@ public final class SideBySideRun {
         1000);
   }
 
+  /**
+   * Prints (and keeps for the table) {@code user}'s requests in the measured window by kind (verb and resource,
+   * {@link AuditLog.Entry#kind()}), per measured pod: where two schedulers' API traffic differs.
+   */
+  private void requestKinds(String who, int pods, String user, long requestsBefore, Map<String, Double> serverBefore,
+      Map<String, Double> serverAfter) {
+    StringBuilder line = new StringBuilder(who + ":");
+    new AuditLog(dir.resolve("logs").resolve("audit.log")).kinds(user, requestsBefore)
+        .forEach((kind, n) -> line.append(String.format(" %s %.3f;", kind, (double) n / pods)));
+    serverAfter.forEach((name, seconds) -> line.append(String.format(" %s CPU %.2f ms/pod;", name,
+        1000 * (seconds - serverBefore.getOrDefault(name, seconds)) / pods)));
+    requestKinds.add(line.toString());
+    say("requests per pod by kind: %s", line);
+  }
+
   /** How many requests {@code user} has made so far, from the audit log. */
   private long audit(String user) {
     Path file = dir.resolve("logs").resolve("audit.log");
@@ -630,6 +671,23 @@ public final class SideBySideRun {
     say("%s", line);
   }
 
+  /**
+   * CPU seconds so far of the control plane's processes (kube-apiserver, etcd, kwok, from {@code DIR/pids/}), by name:
+   * what the API server side spends while one scheduler's measured window runs (the harness's own watch and the
+   * node Lease renewals included, alike for both schedulers).
+   */
+  private Map<String, Double> controlPlaneCpu() {
+    Map<String, Double> cpu = new java.util.TreeMap<>();
+    for (String name : List.of("kube-apiserver", "etcd", "kwok")) {
+      try {
+        cpu.put(name, cpuSeconds(Long.parseLong(Files.readString(dir.resolve("pids").resolve(name + ".pid")).trim())));
+      } catch (IOException | RuntimeException e) {
+        say("cannot read the CPU of %s: %s", name, e.getMessage());
+      }
+    }
+    return cpu;
+  }
+
   /** utime + stime of a process, from /proc. */
   private static double cpuSeconds(long pid) throws IOException {
     String stat = Files.readString(Path.of("/proc", String.valueOf(pid), "stat"));
@@ -663,12 +721,22 @@ public final class SideBySideRun {
    * The command line that starts one of Berth's jars: this JVM's {@code java} (or {@code $BERTH_BENCH_JAVA}),
    * {@code -Xmx1g}, then {@code $BERTH_BENCH_JAVA_OPTS} split at spaces (JVM flags to compare, e.g.
    * {@code -XX:TieredStopAtLevel=1}; they reach only Berth's daemons, not this harness), then {@code -jar jar}.
+   * With {@code $BERTH_BENCH_JAVA_OPTS_ALT} set, odd rounds (the second, fourth...) use it instead: two sets of flags
+   * interleaved on one control plane ({@code --rounds 4}: A, B, A, B, each after its own kube-scheduler round).
    */
-  private static List<String> berthJava(Path jar) {
+  /** Which of the two flag sets a Berth round ran with, when {@code $BERTH_BENCH_JAVA_OPTS_ALT} is set. */
+  private static String flagsTag(boolean kube, int round) {
+    return kube || System.getenv("BERTH_BENCH_JAVA_OPTS_ALT") == null ? ""
+        : round % 2 == 1 ? " [ALT flags]" : " [flags]";
+  }
+
+  private static List<String> berthJava(Path jar, int round) {
     String java = System.getenv("BERTH_BENCH_JAVA");
     List<String> command = new ArrayList<>(List.of(java == null || java.isBlank()
         ? Path.of(System.getProperty("java.home"), "bin", "java").toString() : java, "-Xmx1g"));
-    String opts = System.getenv("BERTH_BENCH_JAVA_OPTS");
+    String alt = System.getenv("BERTH_BENCH_JAVA_OPTS_ALT");
+    String opts = round % 2 == 1 && alt != null ? alt : System.getenv("BERTH_BENCH_JAVA_OPTS");
+    say("round %d: Berth's JVM flags: %s", round, opts == null ? "" : opts.trim());
     if (opts != null && !opts.isBlank()) {
       command.addAll(List.of(opts.trim().split("\\s+")));
     }
