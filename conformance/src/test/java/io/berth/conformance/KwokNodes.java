@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Nodes for kwok to play the kubelet of (annotation {@code kwok.x-k8s.io/node=fake}, as conformance/up's kwok
@@ -31,7 +32,17 @@ final class KwokNodes {
         .withOperatingSystem("linux").withKubeletVersion("fake").endNodeInfo().endStatus().build();
   }
 
-  /** Creates the nodes and waits until kwok has made each Ready. */
+  /**
+   * The taints kube-controller-manager's node lifecycle controller puts on a node it has not yet seen Ready; they
+   * outlive the Ready condition until its next monitor pass, and a scheduler started in between filters the node out.
+   */
+  private static final Set<String> LIFECYCLE_TAINTS = Set.of("node.kubernetes.io/not-ready",
+      "node.kubernetes.io/unreachable");
+
+  /**
+   * Creates the nodes and waits until kwok has made each Ready and the node lifecycle controller has lifted its
+   * not-ready and unreachable taints (the schedulers compared must see the same feasible nodes).
+   */
   static void createReady(KubernetesClient admin, Node... nodes) {
     for (Node node : nodes) {
       admin.nodes().resource(node).create();
@@ -41,6 +52,10 @@ final class KwokNodes {
         Node now = admin.nodes().withName(node.getMetadata().getName()).get();
         if (now == null || now.getStatus().getConditions() == null || now.getStatus().getConditions().stream()
             .noneMatch(c -> c.getType().equals("Ready") && c.getStatus().equals("True"))) {
+          return false;
+        }
+        if (now.getSpec() != null && now.getSpec().getTaints() != null && now.getSpec().getTaints().stream()
+            .anyMatch(t -> LIFECYCLE_TAINTS.contains(t.getKey()))) {
           return false;
         }
       }
