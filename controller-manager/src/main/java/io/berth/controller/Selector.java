@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -179,6 +180,33 @@ public final class Selector {
       }
     }
     return true;
+  }
+
+  /**
+   * A label every object this selector matches carries, with the values it may take: the first equality or
+   * {@code In} requirement in {@link #toString} order; empty when there is none (no requirement, or only
+   * {@code NotIn}, {@code Exists} and {@code DoesNotExist}). Lets a caller narrow its candidates through a label
+   * index before calling {@link #matches}, which still decides.
+   */
+  public Optional<RequiredLabel> requiredLabel() {
+    for (Requirement r : requirements) {
+      if (r.operator() == Operator.EQUALS || r.operator() == Operator.IN) {
+        return Optional.of(new RequiredLabel(r.key(), r.values()));
+      }
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * A label key and the values, one of which a selected object's label must have. Immutable.
+   *
+   * @param key the label key
+   * @param values the allowed values, never empty
+   */
+  public record RequiredLabel(String key, Set<String> values) {
+    public RequiredLabel {
+      values = Set.copyOf(values);
+    }
   }
 
   /** Whether this selector selects everything ({@code labels.Selector.Empty()}). */

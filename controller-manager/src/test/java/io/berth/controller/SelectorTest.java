@@ -68,4 +68,23 @@ class SelectorTest {
     assertThat(s.matches(Map.of("app", "web"))).isFalse();
     assertThat(Selector.fromSet(Map.of()).isEmpty()).isTrue();
   }
+
+  @Test
+  void theRequiredLabelIsTheFirstEqualityOrInRequirementAndNoneWithoutOne() throws Exception {
+    assertThat(Selector.fromSet(Map.of("tier", "front", "app", "web")).requiredLabel())
+        .contains(new Selector.RequiredLabel("app", java.util.Set.of("web")));
+    LabelSelector inAfterExists = new LabelSelectorBuilder()
+        .addNewMatchExpression().withKey("track").withOperator("Exists").endMatchExpression()
+        .addNewMatchExpression().withKey("app").withOperator("In").withValues("a", "b").endMatchExpression()
+        .build();
+    assertThat(Selector.fromLabelSelector(inAfterExists).requiredLabel())
+        .contains(new Selector.RequiredLabel("app", java.util.Set.of("a", "b")));
+    LabelSelector onlyNegative = new LabelSelectorBuilder()
+        .addNewMatchExpression().withKey("app").withOperator("NotIn").withValues("x").endMatchExpression()
+        .addNewMatchExpression().withKey("legacy").withOperator("DoesNotExist").endMatchExpression()
+        .build();
+    assertThat(Selector.fromLabelSelector(onlyNegative).requiredLabel()).isEmpty();
+    assertThat(Selector.EVERYTHING.requiredLabel()).isEmpty();
+    assertThat(Selector.NOTHING.requiredLabel()).isEmpty();
+  }
 }

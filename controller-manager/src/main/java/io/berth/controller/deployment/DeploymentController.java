@@ -25,7 +25,7 @@ import org.slf4j.LoggerFactory;
  * recording {@code ScalingReplicaSet} Events as {@code deployment-controller}.
  *
  * <p>Wiring: at construction it takes the shared Deployment, ReplicaSet and Pod informers (all namespaces) from the
- * context, adds the {@code controllerUID} index to the pod informer (Recreate groups pods by ReplicaSet) and
+ * context, adds the {@code podControllerUID} index to the pod informer (Recreate groups pods by ReplicaSet) and
  * registers its handlers ({@link DeploymentEventHandlers}); the daemon starts the informers, waits for their sync,
  * then calls {@link #start}. Each worker runs {@link DeploymentSync} for one key at a time.
  *
@@ -47,7 +47,7 @@ public final class DeploymentController implements Controller {
     SharedIndexInformer<Deployment> dInformer = context.informers().informerFor(Deployment.class);
     SharedIndexInformer<ReplicaSet> rsInformer = context.informers().informerFor(ReplicaSet.class);
     SharedIndexInformer<Pod> podInformer = context.informers().informerFor(Pod.class);
-    ControllerIndexes.ensureControllerUidIndex(podInformer);
+    ControllerIndexes.ensurePodControllerUidIndex(podInformer);
     Lister<Deployment> dLister = new Lister<>(dInformer.getIndexer());
     Lister<ReplicaSet> rsLister = new Lister<>(rsInformer.getIndexer());
 

@@ -144,7 +144,7 @@ final class DeploymentSync {
     Map<String, List<Pod>> byRs = new HashMap<>();
     for (ReplicaSet rs : rsList) {
       String uid = rs.getMetadata().getUid();
-      byRs.put(uid, pods.byIndex(ControllerIndexes.CONTROLLER_UID_INDEX, uid));
+      byRs.put(uid, pods.byIndex(ControllerIndexes.POD_CONTROLLER_UID_INDEX, uid));
     }
     return byRs;
   }

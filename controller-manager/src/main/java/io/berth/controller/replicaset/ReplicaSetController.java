@@ -34,7 +34,9 @@ import org.slf4j.LoggerFactory;
  * {@code FailedDelete} Events as {@code replicaset-controller}.
  *
  * <p>Wiring: at construction it takes the shared ReplicaSet and Pod informers (all namespaces) from the context,
- * adds the {@code controllerUID} index to the ReplicaSet informer and registers its handlers
+ * adds the {@code controllerUID} index to the ReplicaSet informer and the {@code podControllerUID} and
+ * {@code orphanPodLabels} indexes to the pod informer (a sync reads its own pods and the orphans it could adopt,
+ * never the whole namespace) and registers its handlers
  * ({@link ReplicaSetEventHandlers}); the daemon starts the informers, waits for their sync, then calls
  * {@link #start}. Each worker runs {@link ReplicaSetSync} for one key at a time; pod creations and deletions of one
  * sync run in parallel on a pool of up to {@link #BURST_REPLICAS} threads (upstream runs one goroutine per call).
@@ -76,8 +78,9 @@ public final class ReplicaSetController implements Controller {
     SharedIndexInformer<ReplicaSet> rsInformer = context.informers().informerFor(ReplicaSet.class);
     SharedIndexInformer<Pod> podInformer = context.informers().informerFor(Pod.class);
     ControllerIndexes.ensureControllerUidIndex(rsInformer);
+    ControllerIndexes.ensurePodControllerUidIndex(podInformer);
+    ControllerIndexes.ensureOrphanPodLabelsIndex(podInformer);
     Lister<ReplicaSet> rsLister = new Lister<>(rsInformer.getIndexer());
-    Lister<Pod> podLister = new Lister<>(podInformer.getIndexer());
 
     this.expectations = new ControllerExpectations(context.clock());
     EventRecorder recorder = context.events().forComponent(COMPONENT);
@@ -86,7 +89,7 @@ public final class ReplicaSetController implements Controller {
         daemonThreads(NAME + "-pod-calls-"), (call, pool) -> call.run()); // beyond the pool, or after shutdown: inline
 
     RateLimitingQueue<String> queue = QueueWorkers.newControllerQueue(NAME, context);
-    ReplicaSetSync sync = new ReplicaSetSync(rsLister, rsInformer.getIndexer(), podLister, podControl,
+    ReplicaSetSync sync = new ReplicaSetSync(rsLister, rsInformer.getIndexer(), podInformer.getIndexer(), podControl,
         ReplicaSetApi.of(context.client()), expectations, recorder, WallClock.of(context.clock()), podCalls,
         burstReplicas, queue::addAfter);
     this.workers = new QueueWorkers(NAME, queue, sync::sync, context.syncMetrics());

@@ -40,10 +40,12 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One ReplicaSet sync (upstream's {@code syncReplicaSet}, {@code manageReplicas}, {@code claimPods}): read the
- * ReplicaSet and the pods of its namespace from the listers, claim the active pods (adopt matching orphans, release
- * owned pods that stopped matching), create or delete pods toward {@code spec.replicas} when the expectations are
- * satisfied and the ReplicaSet is not being deleted, then write the status if it changed. The only API calls are
- * writes, the live GET of the adoption recheck and the GET of the status retry: never a LIST.
+ * ReplicaSet from its lister and, through the pod indexes, the pods it controls and the orphans of its namespace
+ * its selector could match ({@link ControllerIndexes#podsToClaim}), claim the active ones (adopt matching
+ * orphans, release owned pods that stopped matching; pods of other controllers are never candidates), create or
+ * delete pods toward {@code spec.replicas} when the expectations are satisfied and the ReplicaSet is not being
+ * deleted, then write the status if it changed. The only API calls are writes, the live GET of the adoption recheck
+ * and the GET of the status retry: never a LIST.
  *
  * <p>Creation: at most {@code burstReplicas} per sync, expected before the first call, in slow-start batches that
  * stop at the first failing batch; the creations never attempted are un-expected at once. Deletion: at most
@@ -64,6 +66,7 @@ final class ReplicaSetSync {
   private final Lister<ReplicaSet> replicaSets;
   private final Indexer<ReplicaSet> replicaSetIndexer;
   private final Lister<Pod> pods;
+  private final Indexer<Pod> podIndexer;
   private final PodControl podControl;
   private final ReplicaSetApi api;
   private final ControllerExpectations expectations;
@@ -73,12 +76,24 @@ final class ReplicaSetSync {
   private final int burstReplicas;
   private final BiConsumer<String, Duration> requeueAfter;
 
-  ReplicaSetSync(Lister<ReplicaSet> replicaSets, Indexer<ReplicaSet> replicaSetIndexer, Lister<Pod> pods,
+  /**
+   * @param podIndexer the pod informer's indexer; must have {@link ControllerIndexes#POD_CONTROLLER_UID_INDEX} and
+   *     {@link ControllerIndexes#ORPHAN_POD_LABELS_INDEX}
+   * @throws IllegalArgumentException if {@code podIndexer} lacks one of them
+   */
+  ReplicaSetSync(Lister<ReplicaSet> replicaSets, Indexer<ReplicaSet> replicaSetIndexer, Indexer<Pod> podIndexer,
       PodControl podControl, ReplicaSetApi api, ControllerExpectations expectations, EventRecorder recorder,
       WallClock wallClock, Executor executor, int burstReplicas, BiConsumer<String, Duration> requeueAfter) {
     this.replicaSets = Objects.requireNonNull(replicaSets, "replicaSets");
     this.replicaSetIndexer = Objects.requireNonNull(replicaSetIndexer, "replicaSetIndexer");
-    this.pods = Objects.requireNonNull(pods, "pods");
+    this.podIndexer = Objects.requireNonNull(podIndexer, "podIndexer");
+    for (String index : List.of(ControllerIndexes.POD_CONTROLLER_UID_INDEX,
+        ControllerIndexes.ORPHAN_POD_LABELS_INDEX)) {
+      if (!podIndexer.getIndexers().containsKey(index)) {
+        throw new IllegalArgumentException("the pod indexer lacks the " + index + " index");
+      }
+    }
+    this.pods = new Lister<>(podIndexer);
     this.podControl = Objects.requireNonNull(podControl, "podControl");
     this.api = Objects.requireNonNull(api, "api");
     this.expectations = Objects.requireNonNull(expectations, "expectations");
@@ -119,8 +134,9 @@ final class ReplicaSetSync {
     }
     Selector selector = ((ReplicaSetValidation.Valid) validation).selector();
 
-    // every pod of the namespace, so that owned pods whose labels no longer match are released
-    List<Pod> active = Pods.filterActive(pods.list(namespace));
+    // the pods it controls (so that those whose labels no longer match are released) and the namespace's orphans
+    // it could adopt: all a claim over the whole namespace would not ignore
+    List<Pod> active = Pods.filterActive(ControllerIndexes.podsToClaim(podIndexer, rs.getMetadata(), selector));
     List<Pod> owned = claimPods(rs, selector, active);
 
     Optional<Exception> manageError = Optional.empty();

@@ -45,14 +45,17 @@ class ReplicaSetSyncTest {
   private final ThreadSafeStore<ReplicaSet> rsStore = new ThreadSafeStore<>(Map.of(
       Indexer.NAMESPACE_INDEX, Cache::metaNamespaceIndex,
       ControllerIndexes.CONTROLLER_UID_INDEX, ControllerIndexes.byControllerUid()));
-  private final ThreadSafeStore<Pod> podStore = ThreadSafeStore.withNamespaceIndex();
+  private final ThreadSafeStore<Pod> podStore = new ThreadSafeStore<>(Map.of(
+      Indexer.NAMESPACE_INDEX, Cache::metaNamespaceIndex,
+      ControllerIndexes.POD_CONTROLLER_UID_INDEX, ControllerIndexes.byPodControllerUid(),
+      ControllerIndexes.ORPHAN_POD_LABELS_INDEX, ControllerIndexes.byOrphanPodLabels()));
   private final ControllerExpectations expectations = new ControllerExpectations(clock);
   private final FakePodControl podControl = new FakePodControl();
   private final FakeReplicaSetApi api = new FakeReplicaSetApi();
   private final RecordingEventRecorder recorder = new RecordingEventRecorder();
   private final List<Requeue> requeues = new CopyOnWriteArrayList<>();
   private final ExecutorService pool = Executors.newCachedThreadPool();
-  private final ReplicaSetSync sync = new ReplicaSetSync(new Lister<>(rsStore), rsStore, new Lister<>(podStore),
+  private final ReplicaSetSync sync = new ReplicaSetSync(new Lister<>(rsStore), rsStore, podStore,
       podControl, api, expectations, recorder, WallClock.anchored(clock, T0), pool, 500,
       (key, delay) -> requeues.add(new Requeue(key, delay)));
 
@@ -362,6 +365,67 @@ class ReplicaSetSyncTest {
     sync.sync("default/web");
     assertThat(podControl.patches).singleElement().satisfies(p -> assertThat(p.body()).contains("\"$patch\":\"delete\""));
     assertThat(podControl.creates).hasSize(1);
+  }
+
+  @Test
+  void aMatchingPodControlledByAnotherReplicaSetIsNeitherAdoptedNorCounted() throws Exception {
+    ReplicaSet rs = replicaSet("web", 1).build();
+    ReplicaSet other = replicaSet("other", 1).build();
+    add(rs);
+    add(other);
+    addPods(ownedPod("taken", other).labels(Map.of("app", "web")).build());
+    sync.sync("default/web");
+    assertThat(podControl.patches).isEmpty();
+    assertThat(podControl.creates).as("the other controller's pod does not count").hasSize(1);
+    assertThat(lastStatus().getReplicas()).isZero();
+  }
+
+  @Test
+  void podsOfAnotherNamespaceAreNeverClaimedEvenIfTheyMatchOrNameTheReplicaSetsUid() throws Exception {
+    ReplicaSet rs = replicaSet("web", 2).build();
+    add(rs);
+    addPods(pod("orphan-elsewhere").namespace("other").labels(Map.of("app", "web")).build(),
+        ownedPod("stray-elsewhere", rs).namespace("other").build(),
+        ownedPod("mine", rs).build());
+    sync.sync("default/web");
+    assertThat(podControl.patches).isEmpty();
+    assertThat(podControl.creates).hasSize(1);
+    assertThat(lastStatus().getReplicas()).isEqualTo(1);
+  }
+
+  @Test
+  void anAdoptedOrphanAndAReleasedPodMoveInTheIndexSoTheNextSyncSeesThemAsTheInformerWould() throws Exception {
+    ReplicaSet rs = replicaSet("web", 1).build();
+    add(rs);
+    addPods(pod("orphan").labels(Map.of("app", "web")).build());
+    sync.sync("default/web");
+    assertThat(podControl.patches).hasSize(1);
+    // the informer delivers the adoption: the pod now carries the controllerRef
+    addPods(ownedPod("orphan", rs).resourceVersion("2").build());
+    sync.sync("default/web");
+    assertThat(podControl.patches).as("an owned, matching pod is not patched again").hasSize(1);
+    assertThat(podControl.creates).isEmpty();
+    // relabelled away: released once, then an orphan that no longer matches, left alone
+    addPods(ownedPod("orphan", rs).labels(Map.of("app", "debug")).resourceVersion("3").build());
+    sync.sync("default/web");
+    assertThat(podControl.patches).hasSize(2);
+    assertThat(podControl.patches.get(1).body()).contains("\"$patch\":\"delete\"");
+    addPods(pod("orphan").labels(Map.of("app", "debug")).resourceVersion("4").build());
+    expectations.creationObserved("default/web");
+    sync.sync("default/web");
+    assertThat(podControl.patches).hasSize(2);
+  }
+
+  @Test
+  void theSyncRefusesAPodIndexerWithoutThePodIndexes() {
+    assertThatThrownBy(() -> new ReplicaSetSync(new Lister<>(rsStore), rsStore, ThreadSafeStore.withNamespaceIndex(),
+        podControl, api, expectations, recorder, WallClock.anchored(clock, T0), pool, 500, (key, delay) -> { }))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("podControllerUID");
+    ThreadSafeStore<Pod> uidOnly = new ThreadSafeStore<>(Map.of(
+        ControllerIndexes.POD_CONTROLLER_UID_INDEX, ControllerIndexes.byPodControllerUid()));
+    assertThatThrownBy(() -> new ReplicaSetSync(new Lister<>(rsStore), rsStore, uidOnly,
+        podControl, api, expectations, recorder, WallClock.anchored(clock, T0), pool, 500, (key, delay) -> { }))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("orphanPodLabels");
   }
 
   @Test
