@@ -17,8 +17,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * the same generation hold the same pods: a node's count for a key can be reused as long as its
  * generation is unchanged. Binding a pod changes one node, so the pods of a Deployment scheduled
  * one after the other recount one node each instead of every pod of every node. Keeps the counts
- * of the last few keys, and the position of each node name in the node list last seen (for
- * Score's per-node lookups).
+ * of the last few keys, the {@link TopologyIds} of the last few topology keys (to sum the counts
+ * per domain without reading every node's labels), and the position of each node name in the
+ * node list last seen (for Score's per-node lookups).
  *
  * <p>Thread-safe: guarded by {@code lock}, which one {@link Session} (one PreScore call) holds
  * from {@link #open} to {@link Session#close}; a PreScore finding it held (PreScore normally runs
@@ -35,6 +36,9 @@ final class MatchCountMemo {
   private final ReentrantLock lock = new ReentrantLock();
   // guarded by lock; least recently used first
   private final LinkedHashMap<Key, Counts> counts = new LinkedHashMap<>(16, 0.75f, true);
+  // guarded by lock; least recently used first
+  private final LinkedHashMap<String, TopologyIds> topologies =
+      new LinkedHashMap<>(8, 0.75f, true);
   // guarded by lock: the node names by position in the list last indexed, and the reverse
   private String[] names = new String[0];
   private final Map<String, Integer> positions = new HashMap<>();
@@ -58,6 +62,9 @@ final class MatchCountMemo {
     private final boolean locked;
     // this session's counts (refreshed once each), and, without the lock, all of them
     private final Map<Key, Counts> refreshed = new HashMap<>(4);
+    private final Map<String, TopologyIds> refreshedTopologies = new HashMap<>(4);
+    // the list the name index was last brought up to date with in this session
+    private List<NodeInfo> indexed;
     private boolean open = true;
 
     private Session(boolean locked) {
@@ -86,6 +93,35 @@ final class MatchCountMemo {
     }
 
     /**
+     * The ids of every node's {@code topologyKey} value in {@code nodes}, by position, as they are
+     * now. Belongs to the memo: read it only until this session closes.
+     */
+    TopologyIds topology(String topologyKey, List<NodeInfo> nodes) {
+      if (!open) {
+        throw new IllegalStateException("session closed");
+      }
+      TopologyIds ids = refreshedTopologies.get(topologyKey);
+      if (ids != null) {
+        return ids;
+      }
+      if (locked) {
+        ids = topologies.get(topologyKey);
+        if (ids == null) {
+          ids = new TopologyIds(topologyKey);
+          topologies.put(topologyKey, ids);
+          if (topologies.size() > MAX_KEYS) {
+            topologies.remove(topologies.keySet().iterator().next());
+          }
+        }
+      } else {
+        ids = new TopologyIds(topologyKey);
+      }
+      ids.refresh(nodes);
+      refreshedTopologies.put(topologyKey, ids);
+      return ids;
+    }
+
+    /**
      * The position of {@code nodeInfo} in {@code nodes} (the list {@link #counts} was given), or
      * -1 when the list does not hold that very NodeInfo.
      */
@@ -99,7 +135,10 @@ final class MatchCountMemo {
         }
         return -1;
       }
-      reindex(nodes);
+      if (indexed != nodes) {
+        reindex(nodes);
+        indexed = nodes;
+      }
       Integer s = positions.get(nodeInfo.nodeName());
       return s != null && nodes.get(s) == nodeInfo ? s : -1;
     }

@@ -104,7 +104,8 @@ final class PreScoreState implements StateData {
         }
       }
       if (anyDomain) {
-        sumDomains(pod, constraints, allNodes, requireAllTopologies, parallelizer, counts, perNode);
+        sumDomains(pod, constraints, allNodes, requireAllTopologies, parallelizer, counts, perNode,
+            session);
       }
       if (anyHostname) {
         for (NodeInfo nodeInfo : filteredNodes) {
@@ -127,32 +128,85 @@ final class PreScoreState implements StateData {
   /**
    * Adds, over every node holding the keys (all of them when {@code requireAllTopologies}) and
    * passing a constraint's node inclusion policies, the node's count to its domain's counter when
-   * that domain holds a feasible node.
+   * that domain holds a feasible node. The nodes' domains come from the session's
+   * {@link TopologyIds}; the policies are evaluated on the parallelizer, as upstream's pass does,
+   * and only for constraints where they can exclude a node for this pod.
    */
   private static void sumDomains(Pod pod, List<SpreadConstraint> constraints,
       List<NodeInfo> allNodes, boolean requireAllTopologies, Parallelizer parallelizer,
-      List<Map<String, AtomicLong>> counts, int[][] perNode) {
-    Predicate<Node> affinity = SpreadConstraint.requiredNodeAffinity(pod);
-    // The maps' keys were fixed before, the workers only add to counters.
-    parallelizer.until(allNodes.size(), n -> {
-      NodeInfo nodeInfo = allNodes.get(n);
-      Node node = nodeInfo.getNode();
-      Map<String, String> labels = SpreadConstraint.labelsOf(node);
-      if (requireAllTopologies && !SpreadConstraint.hasAllTopologyKeys(labels, constraints)) {
-        return;
+      List<Map<String, AtomicLong>> counts, int[][] perNode, MatchCountMemo.Session session) {
+    int n = allNodes.size();
+    int k = constraints.size();
+    boolean[] summed = new boolean[k];
+    TopologyIds[] ids = new TopologyIds[k];
+    boolean noRequiredAffinity = SpreadConstraint.hasNoRequiredNodeAffinity(pod);
+    boolean[][] excluded = new boolean[k][];
+    boolean anyPolicy = false;
+    for (int i = 0; i < k; i++) {
+      SpreadConstraint c = constraints.get(i);
+      // hostname domains are counted per node instead, as upstream counts them in Score
+      summed[i] = !c.isHostname() && perNode[i] != null;
+      if (summed[i] || requireAllTopologies) {
+        ids[i] = session.topology(c.topologyKey(), allNodes);
       }
-      for (int i = 0; i < constraints.size(); i++) {
-        SpreadConstraint c = constraints.get(i);
-        // hostname domains are counted per node below, as upstream counts them in Score
-        if (c.isHostname() || perNode[i] == null || !c.includesNode(pod, node, affinity)) {
+      if (summed[i] && !c.includesEveryNode(noRequiredAffinity)) {
+        excluded[i] = new boolean[n];
+        anyPolicy = true;
+      }
+    }
+    if (anyPolicy) {
+      Predicate<Node> affinity = SpreadConstraint.requiredNodeAffinity(pod);
+      // each piece writes only its own node's slots; read after until() returned
+      parallelizer.until(n, s -> {
+        Node node = allNodes.get(s).getNode();
+        for (int i = 0; i < k; i++) {
+          if (excluded[i] != null) {
+            excluded[i][s] = !constraints.get(i).includesNode(pod, node, affinity);
+          }
+        }
+      });
+    }
+    // per summed constraint: the sums by domain id, and (last slot) of nodes without the label,
+    // whose domain is "" (only system defaults count such nodes)
+    long[][] sums = new long[k][];
+    for (int i = 0; i < k; i++) {
+      if (summed[i]) {
+        sums[i] = new long[ids[i].size() + 1];
+      }
+    }
+    for (int s = 0; s < n; s++) {
+      if (requireAllTopologies && lacksAKey(ids, s)) {
+        continue;
+      }
+      for (int i = 0; i < k; i++) {
+        if (!summed[i] || (excluded[i] != null && excluded[i][s])) {
           continue;
         }
-        AtomicLong counter = counts.get(i).get(labels.getOrDefault(c.topologyKey(), ""));
-        if (counter != null) {
-          counter.addAndGet(perNode[i][n]);
+        int id = ids[i].idAt(s);
+        sums[i][id == TopologyIds.ABSENT ? sums[i].length - 1 : id] += perNode[i][s];
+      }
+    }
+    for (int i = 0; i < k; i++) {
+      if (!summed[i]) {
+        continue;
+      }
+      Map<String, AtomicLong> domains = counts.get(i);
+      for (int id = 0; id < sums[i].length; id++) {
+        AtomicLong counter = domains.get(id == sums[i].length - 1 ? "" : ids[i].value(id));
+        if (counter != null && sums[i][id] != 0) {
+          counter.addAndGet(sums[i][id]);
         }
       }
-    });
+    }
+  }
+
+  private static boolean lacksAKey(TopologyIds[] ids, int s) {
+    for (TopologyIds t : ids) {
+      if (t.idAt(s) == TopologyIds.ABSENT) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**

@@ -65,6 +65,26 @@ record SpreadConstraint(int maxSkew, String topologyKey, LabelMatcher selector,
     return true;
   }
 
+  /**
+   * Whether {@link #includesNode} holds for every node, for a pod with no required node affinity
+   * or nodeSelector when {@code noRequiredAffinity}: neither policy can then exclude a node.
+   */
+  boolean includesEveryNode(boolean noRequiredAffinity) {
+    return !honorNodeTaints && (!honorNodeAffinity || noRequiredAffinity);
+  }
+
+  /**
+   * Whether the pod has no nodeSelector and no required node affinity; false when its affinity
+   * cannot be parsed (then {@link #requiredNodeAffinity} matches no node).
+   */
+  static boolean hasNoRequiredNodeAffinity(Pod pod) {
+    try {
+      return RequiredNodeAffinity.of(pod).isEmpty();
+    } catch (IllegalArgumentException e) {
+      return false;
+    }
+  }
+
   /** Pods on the node in {@code namespace} that the selector matches, terminating pods excluded. */
   int countMatchingPods(NodeInfo nodeInfo, String namespace) {
     int count = 0;
