@@ -1,10 +1,14 @@
 package io.berth.bench.scheduler;
 
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.TopologySpreadConstraintBuilder;
+import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
+import io.fabric8.kubernetes.api.model.apps.ReplicaSetBuilder;
 import java.time.Duration;
+import java.util.List;
 import java.util.function.IntFunction;
 import java.util.function.UnaryOperator;
 
@@ -14,23 +18,28 @@ import java.util.function.UnaryOperator;
  * templates (pod-default, pod-with-topology-spreading, pod-with-node-affinity,
  * pod-with-pod-anti-affinity, pod-with-pod-affinity, pod-low-priority, pod-high-priority), and
  * optionally a churn pod created every {@code churnInterval} while the measured pods are
- * scheduled (null when there is none), and whether the profile keeps PodTopologySpread's system
- * default constraints (true but for the batching workloads). Immutable.
+ * scheduled (null when there is none), whether the profile keeps PodTopologySpread's system
+ * default constraints (true but for the batching workloads), whether the init pods are created
+ * already bound (round-robin over the nodes, as a cluster already running them; they are then not
+ * scheduled) and the objects the plugins' listers hold (ReplicaSets, Services; none but for
+ * DefaultSpreading). Immutable.
  */
 record PerfWorkload(String name, int nodes, IntFunction<String> zoneOf, int initPods,
     UnaryOperator<PodBuilder> initPod, int measuredPods, UnaryOperator<PodBuilder> measuredPod,
-    UnaryOperator<PodBuilder> churnPod, Duration churnInterval, boolean defaultSpreading) {
+    UnaryOperator<PodBuilder> churnPod, Duration churnInterval, boolean defaultSpreading,
+    boolean initBound, List<HasMetadata> objects) {
 
   PerfWorkload(String name, int nodes, IntFunction<String> zoneOf, int initPods,
       UnaryOperator<PodBuilder> initPod, int measuredPods, UnaryOperator<PodBuilder> measuredPod) {
-    this(name, nodes, zoneOf, initPods, initPod, measuredPods, measuredPod, null, null, true);
+    this(name, nodes, zoneOf, initPods, initPod, measuredPods, measuredPod, null, null, true,
+        false, List.of());
   }
 
   PerfWorkload(String name, int nodes, IntFunction<String> zoneOf, int initPods,
       UnaryOperator<PodBuilder> initPod, int measuredPods, UnaryOperator<PodBuilder> measuredPod,
       UnaryOperator<PodBuilder> churnPod, Duration churnInterval) {
     this(name, nodes, zoneOf, initPods, initPod, measuredPods, measuredPod, churnPod,
-        churnInterval, true);
+        churnInterval, true, false, List.of());
   }
 
   /**
@@ -41,7 +50,7 @@ record PerfWorkload(String name, int nodes, IntFunction<String> zoneOf, int init
   private static PerfWorkload batching(String name, int nodes, int measuredPods,
       UnaryOperator<PodBuilder> pod) {
     return new PerfWorkload(name, nodes, i -> null, 0, b -> b, measuredPods, pod, null, null,
-        false);
+        false, false, List.of());
   }
 
   /** Each pod asks for the node's whole 4 cpu: one pod per node (the 5,000 x 5,000). */
@@ -96,6 +105,36 @@ record PerfWorkload(String name, int nodes, IntFunction<String> zoneOf, int init
                 .withLabelSelector(new LabelSelectorBuilder().addToMatchLabels("color", "blue")
                     .build()).build())
             .endSpec());
+  }
+
+  /**
+   * The shape of the simulator's {@code large.yaml}: nodes in three zones already running the init
+   * pods (bound round-robin, ~20 a node at 5,000 nodes and 100,000 pods) of one ReplicaSet, then
+   * the measured pods of a second ReplicaSet (a Deployment's, with its pod-template-hash label)
+   * scheduled through the default profile, whose PodTopologySpread system default constraints
+   * (hostname and zone, ScheduleAnyway) count the pods of the measured pods' ReplicaSet.
+   */
+  static PerfWorkload defaultSpreading(int nodes, int initPods, int measuredPods) {
+    String[] zones = {"zone-a", "zone-b", "zone-c"};
+    return new PerfWorkload("DefaultSpreading", nodes, i -> zones[i % 3], initPods,
+        b -> owned(b, "batch", "5d8f7c9b4"), measuredPods, b -> owned(b, "web", "6c7d9f8b5"),
+        null, null, true, true, List.of(replicaSet("batch", "5d8f7c9b4"),
+            replicaSet("web", "6c7d9f8b5")));
+  }
+
+  /** A pod of ReplicaSet {@code app-hash}, labelled as the Deployment controller labels it. */
+  private static PodBuilder owned(PodBuilder b, String app, String hash) {
+    return b.editMetadata().addToLabels("app", app).addToLabels("pod-template-hash", hash)
+        .addNewOwnerReference().withApiVersion("apps/v1").withKind("ReplicaSet")
+        .withName(app + "-" + hash).withUid(app + "-" + hash + "-uid").withController(true)
+        .endOwnerReference().endMetadata();
+  }
+
+  private static ReplicaSet replicaSet(String app, String hash) {
+    return new ReplicaSetBuilder().withNewMetadata().withNamespace("perf")
+        .withName(app + "-" + hash).withUid(app + "-" + hash + "-uid").endMetadata()
+        .withNewSpec().withNewSelector().addToMatchLabels("app", app)
+        .addToMatchLabels("pod-template-hash", hash).endSelector().endSpec().build();
   }
 
   /** Measured pods require a zone every node has (In zone1, zone2). */
@@ -172,6 +211,7 @@ record PerfWorkload(String name, int nodes, IntFunction<String> zoneOf, int init
     return switch (name) {
       case "SchedulingBasic" -> schedulingBasic(nodes, initPods, measuredPods);
       case "TopologySpreading" -> topologySpreading(nodes, initPods, measuredPods);
+      case "DefaultSpreading" -> defaultSpreading(nodes, initPods, measuredPods);
       case "SchedulingNodeAffinity" -> nodeAffinity(nodes, initPods, measuredPods);
       case "SchedulingPodAntiAffinity" -> podAntiAffinity(nodes, initPods, measuredPods);
       case "SchedulingPodAffinity" -> podAffinity(nodes, initPods, measuredPods);
@@ -182,7 +222,7 @@ record PerfWorkload(String name, int nodes, IntFunction<String> zoneOf, int init
       case "BatchingResourceSaturation" -> batchingResourceSaturation(nodes, measuredPods);
       case "BatchingAlternatingSignatures" -> batchingAlternatingSignatures(nodes, measuredPods);
       default -> throw new IllegalArgumentException("unknown workload " + name + "; known:"
-          + " SchedulingBasic, TopologySpreading, SchedulingNodeAffinity,"
+          + " SchedulingBasic, TopologySpreading, DefaultSpreading, SchedulingNodeAffinity,"
           + " SchedulingPodAntiAffinity, SchedulingPodAffinity, PreemptionBasic,"
           + " PreemptionAsync, BatchingWholeNode, BatchingHostPortConflict,"
           + " BatchingResourceSaturation, BatchingAlternatingSignatures");

@@ -187,6 +187,7 @@ public final class SchedulerThroughputRun {
         .informerPod(p -> Optional.ofNullable(current.get(key(p))))
         .podApi(podApi)
         .featureGates(gates)
+        .listers(new HarnessListers(w.objects()))
         .meterRegistry(meters)
         .explainStore(explain ? ExplainStore.withDefaults() : new ExplainStore(0, 1))
         .build();
@@ -202,7 +203,9 @@ public final class SchedulerThroughputRun {
         assembly.nodeHandler().onAdd(PerfObjects.node("node-" + i, w.zoneOf().apply(i)), true);
       }
       addPods(assembly, current, "init", w.initPods(), w, setup);
-      awaitBound(bound, w.initPods(), Duration.ofMinutes(10));
+      if (!w.initBound()) {
+        awaitBound(bound, w.initPods(), Duration.ofMinutes(10));
+      }
       // build the measured pods first: creating objects is the client's cost, not the scheduler's
       List<Pod> measuredPods = buildPods(MEASURED, w.measuredPods(), w.measuredPod(), setup);
       List<Integer> samples = new ArrayList<>();
@@ -314,7 +317,14 @@ public final class SchedulerThroughputRun {
 
   private static void addPods(SchedulerAssembly assembly, Map<String, Pod> current, String prefix,
       int count, PerfWorkload w, QuotaSetup setup) {
-    for (Pod pod : buildPods(prefix, count, w.initPod(), setup)) {
+    List<Pod> pods = buildPods(prefix, count, w.initPod(), setup);
+    for (int i = 0; i < pods.size(); i++) {
+      Pod pod = pods.get(i);
+      if (w.initBound()) {
+        // already running: bound round-robin, as a cluster stood up with them
+        pod.getSpec().setNodeName("node-" + (i % w.nodes()));
+        pod.getStatus().setPhase("Running");
+      }
       current.put(key(pod), pod);
       assembly.podHandler().onAdd(pod, false);
     }

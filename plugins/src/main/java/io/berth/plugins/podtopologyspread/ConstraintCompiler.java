@@ -61,12 +61,12 @@ final class ConstraintCompiler {
     }
     boolean honorAffinity = policy(c.getNodeAffinityPolicy(), true, field + ".nodeAffinityPolicy");
     boolean honorTaints = policy(c.getNodeTaintsPolicy(), false, field + ".nodeTaintsPolicy");
-    LabelMatcher selector = selector(c.getLabelSelector(), c.getMatchLabelKeys(), podLabels,
-        field + ".labelSelector");
+    Map<String, String> own = ownLabels(c.getMatchLabelKeys(), podLabels);
+    LabelMatcher selector = selector(c.getLabelSelector(), own, field + ".labelSelector");
     // minDomains is only meaningful with DoNotSchedule; unset means 1 (every domain counts).
     int minDomains = c.getMinDomains() == null ? 1 : c.getMinDomains();
-    return new SpreadConstraint(maxSkew, c.getTopologyKey(), selector, minDomains, honorAffinity,
-        honorTaints);
+    return new SpreadConstraint(maxSkew, c.getTopologyKey(), selector,
+        new SelectorKey(c.getLabelSelector(), own), minDomains, honorAffinity, honorTaints);
   }
 
   private static boolean policy(String value, boolean defaultHonor, String field) {
@@ -84,22 +84,36 @@ final class ConstraintCompiler {
   }
 
   /**
-   * The selector ANDed with {@code key=value} for every matchLabelKey the pod carries. A null
-   * selector matches nothing, unless matchLabelKeys contributed requirements: upstream then
-   * builds the selector from those requirements alone.
+   * What determines a compiled constraint's selector: the selector as written (null when unset)
+   * and the {@code key=value} pairs its matchLabelKeys took from the pod. Pods are immutable, so
+   * the selector object held is too.
    */
-  private static LabelMatcher selector(LabelSelector selector, List<String> matchLabelKeys,
-      Map<String, String> podLabels, String field) {
-    LabelMatcher base = LabelSelectors.compile(selector, field);
+  record SelectorKey(LabelSelector selector, Map<String, String> matchLabelValues) {}
+
+  /** The pod's values of {@code matchLabelKeys}, for the keys the pod carries, in key order. */
+  private static Map<String, String> ownLabels(List<String> matchLabelKeys,
+      Map<String, String> podLabels) {
+    if (matchLabelKeys == null || podLabels == null) {
+      return Map.of();
+    }
     Map<String, String> own = new LinkedHashMap<>();
-    if (matchLabelKeys != null && podLabels != null) {
-      for (String key : matchLabelKeys) {
-        String value = podLabels.get(key);
-        if (value != null) {
-          own.put(key, value);
-        }
+    for (String key : matchLabelKeys) {
+      String value = podLabels.get(key);
+      if (value != null) {
+        own.put(key, value);
       }
     }
+    return own.isEmpty() ? Map.of() : java.util.Collections.unmodifiableMap(own);
+  }
+
+  /**
+   * The selector ANDed with {@code key=value} for every matchLabelKey the pod carries
+   * ({@code own}). A null selector matches nothing, unless matchLabelKeys contributed
+   * requirements: upstream then builds the selector from those requirements alone.
+   */
+  private static LabelMatcher selector(LabelSelector selector, Map<String, String> own,
+      String field) {
+    LabelMatcher base = LabelSelectors.compile(selector, field);
     if (own.isEmpty()) {
       return base;
     }

@@ -1,6 +1,5 @@
 package io.berth.plugins.podtopologyspread;
 
-import io.berth.framework.LabelMatcher;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.TopologySpreadConstraint;
 import java.util.ArrayList;
@@ -49,13 +48,13 @@ final class ConstraintSource {
     if (defaults.isEmpty()) {
       return List.of();
     }
-    Optional<LabelMatcher> selector = defaultSelector.get().forPod(pod);
+    Optional<DefaultSelector.Selector> selector = defaultSelector.get().forPod(pod);
     if (selector.isEmpty()) {
       return List.of();
     }
     List<SpreadConstraint> result = new ArrayList<>(defaults.size());
     for (SpreadConstraint c : defaults) {
-      result.add(c.withSelector(selector.get()));
+      result.add(c.withSelector(selector.get().matcher(), selector.get().key()));
     }
     return List.copyOf(result);
   }

@@ -39,7 +39,16 @@ final class DefaultSelector {
     this.statefulSets = statefulSets;
   }
 
-  Optional<LabelMatcher> forPod(Pod pod) {
+  /**
+   * The default selector and what determines it: the merged Service/ReplicationController labels
+   * and the ReplicaSet's or StatefulSet's selector as written. Immutable.
+   */
+  record Selector(LabelMatcher matcher, Key key) {}
+
+  /** What determines a default selector; equal keys select the same pods. */
+  record Key(Map<String, String> labels, List<LabelSelector> controllerSelectors) {}
+
+  Optional<Selector> forPod(Pod pod) {
     String namespace = pod.getMetadata().getNamespace();
     Map<String, String> podLabels = pod.getMetadata().getLabels() == null ? Map.of()
         : pod.getMetadata().getLabels();
@@ -53,42 +62,47 @@ final class DefaultSelector {
         labelSet.putAll(selector);
       }
     }
-    List<LabelMatcher> controllerRequirements = new ArrayList<>();
+    List<LabelSelector> controllerSelectors = new ArrayList<>(1);
+    List<LabelMatcher> controllerRequirements = new ArrayList<>(1);
     controllerOf(pod).ifPresent(owner -> {
       String apiVersion = owner.getApiVersion();
       String kind = owner.getKind();
       String name = owner.getName();
+      LabelSelector selector = null;
       if ("v1".equals(apiVersion) && "ReplicationController".equals(kind)) {
         replicationControllers.get(namespace, name)
             .filter(rc -> rc.getSpec() != null && rc.getSpec().getSelector() != null)
             .ifPresent(rc -> labelSet.putAll(rc.getSpec().getSelector()));
       } else if ("apps/v1".equals(apiVersion) && "ReplicaSet".equals(kind)) {
-        replicaSets.get(namespace, name)
-            .flatMap(rs -> requirements(rs.getSpec() == null ? null : rs.getSpec().getSelector()))
-            .ifPresent(controllerRequirements::add);
+        selector = replicaSets.get(namespace, name)
+            .map(rs -> rs.getSpec() == null ? null : rs.getSpec().getSelector()).orElse(null);
       } else if ("apps/v1".equals(apiVersion) && "StatefulSet".equals(kind)) {
-        statefulSets.get(namespace, name)
-            .flatMap(ss -> requirements(ss.getSpec() == null ? null : ss.getSpec().getSelector()))
-            .ifPresent(controllerRequirements::add);
+        selector = statefulSets.get(namespace, name)
+            .map(ss -> ss.getSpec() == null ? null : ss.getSpec().getSelector()).orElse(null);
       }
+      LabelSelector s = selector;
+      requirements(s).ifPresent(m -> {
+        controllerSelectors.add(s);
+        controllerRequirements.add(m);
+      });
     });
     if (labelSet.isEmpty() && controllerRequirements.isEmpty()) {
       return Optional.empty();
     }
+    Key key = new Key(java.util.Collections.unmodifiableMap(labelSet),
+        List.copyOf(controllerSelectors));
     LabelMatcher fromLabels = labelSet.isEmpty() ? LabelMatcher.EVERYTHING
         : LabelSelectors.fromMap(labelSet);
-    List<LabelMatcher> all = List.copyOf(controllerRequirements);
-    return Optional.of(labels -> {
-      if (!fromLabels.matches(labels)) {
-        return false;
-      }
-      for (LabelMatcher m : all) {
-        if (!m.matches(labels)) {
-          return false;
-        }
-      }
-      return true;
-    });
+    if (controllerRequirements.isEmpty()) {
+      return Optional.of(new Selector(fromLabels, key));
+    }
+    // at most one controller: no list to walk per pod
+    LabelMatcher controller = controllerRequirements.get(0);
+    if (labelSet.isEmpty()) {
+      return Optional.of(new Selector(controller, key));
+    }
+    return Optional.of(new Selector(
+        labels -> fromLabels.matches(labels) && controller.matches(labels), key));
   }
 
   /**

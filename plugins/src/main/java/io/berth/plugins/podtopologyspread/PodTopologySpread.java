@@ -44,9 +44,9 @@ import java.util.Optional;
  *
  * <p>One instance per profile, created by {@link #create}; the runtime calls PreFilter, PreScore
  * and NormalizeScore on the scheduling thread and Filter and Score on many threads at once. The
- * plugin itself holds immutable configuration and a thread-safe {@link CountingMemo} through
- * which PreFilter reuses the per-node counts of nodes unchanged since an earlier cycle; per-cycle
- * data lives in {@link CycleState} ({@code PreFilterPodTopologySpread},
+ * plugin itself holds immutable configuration and the thread-safe {@link CountingMemo} and
+ * {@link MatchCountMemo} through which PreFilter and PreScore reuse the per-node counts of nodes
+ * unchanged since an earlier cycle; per-cycle data lives in {@link CycleState} ({@code PreFilterPodTopologySpread},
  * {@code PreScorePodTopologySpread}).
  */
 public final class PodTopologySpread implements PreFilterPlugin, FilterPlugin, PreScorePlugin,
@@ -75,6 +75,8 @@ public final class PodTopologySpread implements PreFilterPlugin, FilterPlugin, P
   private final ScoreExtensions scoreExtensions = this::normalizeScore;
   // thread-safe (see CountingMemo): PreFilter's per-node counts carried across cycles
   private final CountingMemo memo = new CountingMemo();
+  // thread-safe (see MatchCountMemo): PreScore's per-node matching pod counts across cycles
+  private final MatchCountMemo preScoreMemo = new MatchCountMemo();
 
   private PodTopologySpread(Handle handle, boolean systemDefaulted, boolean hasDefaultConstraints,
       ConstraintSource source) {
@@ -182,7 +184,7 @@ public final class PodTopologySpread implements PreFilterPlugin, FilterPlugin, P
     // get hostname spreading.
     boolean requireAllTopologies = ConstraintSource.hasOwnConstraints(pod) || !systemDefaulted;
     state.write(PreScoreState.KEY, PreScoreState.compute(pod, constraints, nodes, allNodes,
-        requireAllTopologies, handle.parallelizer()));
+        requireAllTopologies, handle.parallelizer(), preScoreMemo));
     return Status.SUCCESS;
   }
 

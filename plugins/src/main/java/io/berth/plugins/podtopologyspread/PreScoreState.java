@@ -10,6 +10,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -19,9 +20,11 @@ import java.util.function.Predicate;
 /**
  * What PreScore computed for the soft (ScheduleAnyway) constraints, as upstream's
  * {@code preScoreState}: the feasible nodes ignored for lacking a topology key, the matching pod
- * count of every domain that holds a feasible node (hostname domains are counted per node in
- * Score instead), and each constraint's weight {@code log(domains + 2)}, which keeps the counts of
- * small topologies from being drowned by large ones.
+ * count of every domain that holds a feasible node, each constraint's weight
+ * {@code log(domains + 2)}, which keeps the counts of small topologies from being drowned by large
+ * ones, and, for hostname constraints (whose domain is the node itself, counted per node in Score
+ * upstream), every feasible node's own count. The per-node counts come from a
+ * {@link MatchCountMemo}, which recounts only nodes changed since an earlier cycle.
  *
  * <p>Immutable after {@link #compute} returns: the domain keys are fixed before the parallel pass
  * and the counters are only incremented during it; Score threads then only read.
@@ -33,13 +36,24 @@ final class PreScoreState implements StateData {
   private final Set<String> ignoredNodes;
   private final List<Map<String, AtomicLong>> domainCounts;
   private final double[] weights;
+  // feasible node -> its matching pods per constraint (hostname constraints' entries only)
+  private final Map<NodeInfo, int[]> nodeCounts;
 
   private PreScoreState(List<SpreadConstraint> constraints, Set<String> ignoredNodes,
-      List<Map<String, AtomicLong>> domainCounts, double[] weights) {
+      List<Map<String, AtomicLong>> domainCounts, double[] weights, Map<NodeInfo, int[]> nodeCounts) {
     this.constraints = constraints;
     this.ignoredNodes = ignoredNodes;
     this.domainCounts = domainCounts;
     this.weights = weights;
+    this.nodeCounts = nodeCounts;
+  }
+
+  /** As {@link #compute(Pod, List, List, List, boolean, Parallelizer, MatchCountMemo)} counting every node afresh. */
+  static PreScoreState compute(Pod pod, List<SpreadConstraint> constraints,
+      List<NodeInfo> filteredNodes, List<NodeInfo> allNodes, boolean requireAllTopologies,
+      Parallelizer parallelizer) {
+    return compute(pod, constraints, filteredNodes, allNodes, requireAllTopologies, parallelizer,
+        new MatchCountMemo());
   }
 
   /**
@@ -48,12 +62,14 @@ final class PreScoreState implements StateData {
    */
   static PreScoreState compute(Pod pod, List<SpreadConstraint> constraints,
       List<NodeInfo> filteredNodes, List<NodeInfo> allNodes, boolean requireAllTopologies,
-      Parallelizer parallelizer) {
+      Parallelizer parallelizer, MatchCountMemo memo) {
     Set<String> ignored = new HashSet<>();
     List<Map<String, AtomicLong>> counts = new ArrayList<>(constraints.size());
     for (int i = 0; i < constraints.size(); i++) {
       counts.add(new HashMap<>());
     }
+    boolean anyHostname = false;
+    boolean anyDomain = false;
     for (NodeInfo nodeInfo : filteredNodes) {
       Map<String, String> labels = SpreadConstraint.labelsOf(nodeInfo.getNode());
       if (requireAllTopologies && !SpreadConstraint.hasAllTopologyKeys(labels, constraints)) {
@@ -70,33 +86,127 @@ final class PreScoreState implements StateData {
     }
     double[] weights = new double[constraints.size()];
     for (int i = 0; i < constraints.size(); i++) {
-      int size = constraints.get(i).isHostname() ? filteredNodes.size() - ignored.size()
-          : counts.get(i).size();
+      SpreadConstraint c = constraints.get(i);
+      anyHostname |= c.isHostname();
+      anyDomain |= !c.isHostname() && !counts.get(i).isEmpty();
+      int size = c.isHostname() ? filteredNodes.size() - ignored.size() : counts.get(i).size();
       weights[i] = Math.log(size + 2);
     }
 
-    Predicate<Node> affinity = SpreadConstraint.requiredNodeAffinity(pod);
     String namespace = pod.getMetadata().getNamespace();
-    // The maps' keys were fixed above, before the workers start; workers only add to counters.
-    parallelizer.until(allNodes.size(), n -> {
-      NodeInfo nodeInfo = allNodes.get(n);
-      Node node = nodeInfo.getNode();
-      Map<String, String> labels = SpreadConstraint.labelsOf(node);
-      if (requireAllTopologies && !SpreadConstraint.hasAllTopologyKeys(labels, constraints)) {
-        return;
-      }
+    Map<NodeInfo, int[]> nodeCounts = new IdentityHashMap<>();
+    try (MatchCountMemo.Session session = memo.open()) {
+      int[][] perNode = new int[constraints.size()][];
       for (int i = 0; i < constraints.size(); i++) {
         SpreadConstraint c = constraints.get(i);
-        if (!c.includesNode(pod, node, affinity)) {
-          continue;
-        }
-        AtomicLong counter = counts.get(i).get(labels.getOrDefault(c.topologyKey(), ""));
-        if (counter != null) {
-          counter.addAndGet(c.countMatchingPods(nodeInfo, namespace));
+        if (c.isHostname() || !counts.get(i).isEmpty()) {
+          perNode[i] = session.counts(c, namespace, allNodes, parallelizer);
         }
       }
-    });
-    return new PreScoreState(List.copyOf(constraints), Set.copyOf(ignored), counts, weights);
+      if (anyDomain) {
+        sumDomains(pod, constraints, allNodes, requireAllTopologies, parallelizer, counts, perNode,
+            session);
+      }
+      if (anyHostname) {
+        for (NodeInfo nodeInfo : filteredNodes) {
+          int s = session.positionOf(nodeInfo, allNodes);
+          int[] own = new int[constraints.size()];
+          for (int i = 0; i < constraints.size(); i++) {
+            SpreadConstraint c = constraints.get(i);
+            if (c.isHostname()) {
+              own[i] = s >= 0 ? perNode[i][s] : c.countMatchingPods(nodeInfo, namespace);
+            }
+          }
+          nodeCounts.put(nodeInfo, own);
+        }
+      }
+    }
+    return new PreScoreState(List.copyOf(constraints), Set.copyOf(ignored), counts, weights,
+        nodeCounts);
+  }
+
+  /**
+   * Adds, over every node holding the keys (all of them when {@code requireAllTopologies}) and
+   * passing a constraint's node inclusion policies, the node's count to its domain's counter when
+   * that domain holds a feasible node. The nodes' domains come from the session's
+   * {@link TopologyIds}; the policies are evaluated on the parallelizer, as upstream's pass does,
+   * and only for constraints where they can exclude a node for this pod.
+   */
+  private static void sumDomains(Pod pod, List<SpreadConstraint> constraints,
+      List<NodeInfo> allNodes, boolean requireAllTopologies, Parallelizer parallelizer,
+      List<Map<String, AtomicLong>> counts, int[][] perNode, MatchCountMemo.Session session) {
+    int n = allNodes.size();
+    int k = constraints.size();
+    boolean[] summed = new boolean[k];
+    TopologyIds[] ids = new TopologyIds[k];
+    boolean noRequiredAffinity = SpreadConstraint.hasNoRequiredNodeAffinity(pod);
+    boolean[][] excluded = new boolean[k][];
+    boolean anyPolicy = false;
+    for (int i = 0; i < k; i++) {
+      SpreadConstraint c = constraints.get(i);
+      // hostname domains are counted per node instead, as upstream counts them in Score
+      summed[i] = !c.isHostname() && perNode[i] != null;
+      if (summed[i] || requireAllTopologies) {
+        ids[i] = session.topology(c.topologyKey(), allNodes);
+      }
+      if (summed[i] && !c.includesEveryNode(noRequiredAffinity)) {
+        excluded[i] = new boolean[n];
+        anyPolicy = true;
+      }
+    }
+    if (anyPolicy) {
+      Predicate<Node> affinity = SpreadConstraint.requiredNodeAffinity(pod);
+      // each piece writes only its own node's slots; read after until() returned
+      parallelizer.until(n, s -> {
+        Node node = allNodes.get(s).getNode();
+        for (int i = 0; i < k; i++) {
+          if (excluded[i] != null) {
+            excluded[i][s] = !constraints.get(i).includesNode(pod, node, affinity);
+          }
+        }
+      });
+    }
+    // per summed constraint: the sums by domain id, and (last slot) of nodes without the label,
+    // whose domain is "" (only system defaults count such nodes)
+    long[][] sums = new long[k][];
+    for (int i = 0; i < k; i++) {
+      if (summed[i]) {
+        sums[i] = new long[ids[i].size() + 1];
+      }
+    }
+    for (int s = 0; s < n; s++) {
+      if (requireAllTopologies && lacksAKey(ids, s)) {
+        continue;
+      }
+      for (int i = 0; i < k; i++) {
+        if (!summed[i] || (excluded[i] != null && excluded[i][s])) {
+          continue;
+        }
+        int id = ids[i].idAt(s);
+        sums[i][id == TopologyIds.ABSENT ? sums[i].length - 1 : id] += perNode[i][s];
+      }
+    }
+    for (int i = 0; i < k; i++) {
+      if (!summed[i]) {
+        continue;
+      }
+      Map<String, AtomicLong> domains = counts.get(i);
+      for (int id = 0; id < sums[i].length; id++) {
+        AtomicLong counter = domains.get(id == sums[i].length - 1 ? "" : ids[i].value(id));
+        if (counter != null && sums[i][id] != 0) {
+          counter.addAndGet(sums[i][id]);
+        }
+      }
+    }
+  }
+
+  private static boolean lacksAKey(TopologyIds[] ids, int s) {
+    for (TopologyIds t : ids) {
+      if (t.idAt(s) == TopologyIds.ABSENT) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**
@@ -110,6 +220,7 @@ final class PreScoreState implements StateData {
     }
     Map<String, String> labels = SpreadConstraint.labelsOf(nodeInfo.getNode());
     String namespace = pod.getMetadata().getNamespace();
+    int[] own = nodeCounts.get(nodeInfo);
     double score = 0;
     for (int i = 0; i < constraints.size(); i++) {
       SpreadConstraint c = constraints.get(i);
@@ -119,7 +230,8 @@ final class PreScoreState implements StateData {
       }
       long count;
       if (c.isHostname()) {
-        count = c.countMatchingPods(nodeInfo, namespace);
+        // a node PreScore was not given (not feasible) is counted here, as upstream always does
+        count = own != null ? own[i] : c.countMatchingPods(nodeInfo, namespace);
       } else {
         AtomicLong counter = domainCounts.get(i).get(value);
         count = counter == null ? 0 : counter.get();

@@ -18,10 +18,12 @@ import java.util.function.Predicate;
  * One topology spread constraint as the plugin uses it: the selector already compiled (and, for
  * matchLabelKeys, already narrowed by the pod's own label values), minDomains defaulted to 1, and
  * the node inclusion policies resolved (nodeAffinityPolicy Honor and nodeTaintsPolicy Ignore by
- * default). Immutable.
+ * default). {@code selectorKey} is a value (with equals and hashCode) that determines the
+ * selector: two constraints with equal keys select the same pods, which is what lets
+ * {@link MatchCountMemo} reuse per-node counts across pods and cycles. Immutable.
  */
-record SpreadConstraint(int maxSkew, String topologyKey, LabelMatcher selector, int minDomains,
-    boolean honorNodeAffinity, boolean honorNodeTaints) {
+record SpreadConstraint(int maxSkew, String topologyKey, LabelMatcher selector,
+    Object selectorKey, int minDomains, boolean honorNodeAffinity, boolean honorNodeTaints) {
 
   static final String LABEL_HOSTNAME = "kubernetes.io/hostname";
   static final String LABEL_TOPOLOGY_ZONE = "topology.kubernetes.io/zone";
@@ -29,12 +31,13 @@ record SpreadConstraint(int maxSkew, String topologyKey, LabelMatcher selector, 
   SpreadConstraint {
     Objects.requireNonNull(topologyKey, "topologyKey");
     Objects.requireNonNull(selector, "selector");
+    Objects.requireNonNull(selectorKey, "selectorKey");
   }
 
-  /** The same constraint counting the pods {@code newSelector} matches. */
-  SpreadConstraint withSelector(LabelMatcher newSelector) {
-    return new SpreadConstraint(maxSkew, topologyKey, newSelector, minDomains, honorNodeAffinity,
-        honorNodeTaints);
+  /** The same constraint counting the pods {@code newSelector} (determined by {@code key}) matches. */
+  SpreadConstraint withSelector(LabelMatcher newSelector, Object key) {
+    return new SpreadConstraint(maxSkew, topologyKey, newSelector, key, minDomains,
+        honorNodeAffinity, honorNodeTaints);
   }
 
   boolean isHostname() {
@@ -60,6 +63,26 @@ record SpreadConstraint(int maxSkew, String topologyKey, LabelMatcher selector, 
       return Taints.findUntolerated(taints, tolerations, SpreadConstraint::doNotSchedule).isEmpty();
     }
     return true;
+  }
+
+  /**
+   * Whether {@link #includesNode} holds for every node, for a pod with no required node affinity
+   * or nodeSelector when {@code noRequiredAffinity}: neither policy can then exclude a node.
+   */
+  boolean includesEveryNode(boolean noRequiredAffinity) {
+    return !honorNodeTaints && (!honorNodeAffinity || noRequiredAffinity);
+  }
+
+  /**
+   * Whether the pod has no nodeSelector and no required node affinity; false when its affinity
+   * cannot be parsed (then {@link #requiredNodeAffinity} matches no node).
+   */
+  static boolean hasNoRequiredNodeAffinity(Pod pod) {
+    try {
+      return RequiredNodeAffinity.of(pod).isEmpty();
+    } catch (IllegalArgumentException e) {
+      return false;
+    }
   }
 
   /** Pods on the node in {@code namespace} that the selector matches, terminating pods excluded. */
