@@ -16,13 +16,18 @@ public final class HostPortInfo {
   /** A protocol and port pair. */
   public record ProtocolPort(String protocol, int port) {}
 
-  // confined to the owning NodeInfo
-  private final Map<String, Set<ProtocolPort>> ports = new HashMap<>();
+  // confined to the owning NodeInfo. Map.of() while no port is used (most nodes): a NodeInfo copy (preemption and
+  // Filter with nominated pods copy one per node they simulate on) then allocates no map; a HashMap of this
+  // instance's own from the first add
+  private Map<String, Set<ProtocolPort>> ports = Map.of();
 
   /** Records a used port; non-positive ports are ignored. */
   public void add(String ip, String protocol, int port) {
     if (port <= 0) {
       return;
+    }
+    if (ports.isEmpty()) {
+      ports = new HashMap<>();
     }
     ports.computeIfAbsent(sanitizeIp(ip), k -> new HashSet<>())
         .add(new ProtocolPort(sanitizeProtocol(protocol), port));
@@ -39,6 +44,9 @@ public final class HostPortInfo {
       set.remove(new ProtocolPort(sanitizeProtocol(protocol), port));
       if (set.isEmpty()) {
         ports.remove(key);
+        if (ports.isEmpty()) {
+          ports = Map.of();
+        }
       }
     }
   }
@@ -78,7 +86,13 @@ public final class HostPortInfo {
 
   public HostPortInfo copy() {
     HostPortInfo copy = new HostPortInfo();
-    ports.forEach((k, v) -> copy.ports.put(k, new HashSet<>(v)));
+    if (!ports.isEmpty()) {
+      Map<String, Set<ProtocolPort>> own = new HashMap<>();
+      for (Map.Entry<String, Set<ProtocolPort>> e : ports.entrySet()) {
+        own.put(e.getKey(), new HashSet<>(e.getValue()));
+      }
+      copy.ports = own;
+    }
     return copy;
   }
 

@@ -219,7 +219,10 @@ public final class NodeInfo {
       }
     }
     this.node = newNode;
-    this.nodeName = newNode.getMetadata() == null ? "" : newNode.getMetadata().getName();
+    // interned, as the nominator's keys are: a lookup by this name then finds its entry by identity instead of
+    // comparing the bytes of two copies of the same name (Filter asks the nominator about every node)
+    String name = newNode.getMetadata() == null ? "" : newNode.getMetadata().getName();
+    this.nodeName = name == null ? null : name.intern();
     this.unschedulable = newNode.getSpec() != null && Boolean.TRUE.equals(newNode.getSpec().getUnschedulable());
     this.taints = newNode.getSpec() == null || newNode.getSpec().getTaints() == null ? List.of()
         : newNode.getSpec().getTaints();

@@ -4,6 +4,7 @@ import java.util.AbstractMap;
 import java.util.AbstractSet;
 import java.util.Arrays;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Set;
@@ -24,6 +25,9 @@ import java.util.Set;
 public final class NodeToStatus {
   private static final String[] NO_NAMES = new String[0];
   private static final Status[] NO_STATUSES = new Status[0];
+  // how often statusesOf may re-place its cursor by a scan before it falls back to lookups by name: a walk in
+  // Filter's rotated order needs one or two
+  private static final int MAX_SCANS = 4;
 
   // all fields confined to the scheduling thread
   /** Names and statuses in the order first set; entries {@code [0, count)} are live. */
@@ -35,6 +39,12 @@ public final class NodeToStatus {
    * for a free slot; null while not built. Once built, every entry is in it exactly once and no name is duplicated.
    */
   private int[] index;
+  /**
+   * Entries {@code [0, count)} are known to hold no name twice without the index: {@link #statusesOf} proved it
+   * (every entry matched one node by identity). Lets size and iteration (the failure message counts every node's
+   * reasons) skip building the index; cleared by a set that appends while the index is not built.
+   */
+  private boolean distinct;
   private Status absentNodesStatus = Status.unresolvable();
   private Map<String, Status> view;
 
@@ -59,6 +69,7 @@ public final class NodeToStatus {
     names[count] = nodeName;
     statuses[count] = status;
     count++;
+    distinct = false;
     if (index != null) {
       if (count * 2 > index.length) {
         buildIndex();
@@ -72,6 +83,68 @@ public final class NodeToStatus {
   public Status get(String nodeName) {
     int slot = lookup(nodeName);
     return slot < 0 ? absentNodesStatus : statuses[slot];
+  }
+
+  /**
+   * The status of each of {@code nodes}, by position: {@code get(nodes.get(i).nodeName())}. For preemption's walk
+   * over every node of the snapshot after a failing Filter: Filter set the statuses in the snapshot's order (from a
+   * rotated start), holding the very name instances of those NodeInfos, so while the index is not built the walk
+   * follows the entries by identity with a cursor (re-placed by a scan of the names when the order breaks) instead of
+   * hashing every name. That answer is used only when it is provably the map's: every entry matched exactly once, so no
+   * name was set twice and no node was left to the absent status; otherwise every node is looked up as by {@link #get}.
+   */
+  public Status[] statusesOf(List<NodeInfo> nodes) {
+    int n = nodes.size();
+    Status[] out = new Status[n];
+    if (index == null && count > 0 && n == count && followInOrder(nodes, out)) {
+      distinct = true;
+      return out;
+    }
+    for (int i = 0; i < n; i++) {
+      out[i] = get(nodes.get(i).nodeName());
+    }
+    return out;
+  }
+
+  /**
+   * Fills {@code out} by following the entries by identity; false (and {@code out} partly filled) when some node's
+   * name is not an entry's instance, an entry would be matched twice, or the order breaks more than a few times.
+   * Requires {@code nodes.size() == count}: then every entry matched once means every node has its own entry and no
+   * name was set twice.
+   */
+  private boolean followInOrder(List<NodeInfo> nodes, Status[] out) {
+    boolean[] matched = new boolean[count];
+    int cursor = 0;
+    int scans = 0;
+    for (int i = 0; i < out.length; i++) {
+      String name = nodes.get(i).nodeName();
+      if (names[cursor] != name) {
+        if (++scans > MAX_SCANS) {
+          return false;
+        }
+        cursor = identityScan(name);
+        if (cursor < 0) {
+          return false;
+        }
+      }
+      if (matched[cursor]) {
+        return false;
+      }
+      matched[cursor] = true;
+      out[i] = statuses[cursor];
+      cursor = cursor + 1 == count ? 0 : cursor + 1;
+    }
+    return true;
+  }
+
+  /** The entry holding this very instance, or -1. */
+  private int identityScan(String name) {
+    for (int e = 0; e < count; e++) {
+      if (names[e] == name) {
+        return e;
+      }
+    }
+    return -1;
   }
 
   /** The nodes' own statuses by name (the absent-nodes status not included): a read-only view. */
@@ -92,7 +165,7 @@ public final class NodeToStatus {
 
   /** The number of nodes with a status of their own. */
   public int size() {
-    ensureIndex();
+    ensureFolded();
     return count;
   }
 
@@ -108,6 +181,13 @@ public final class NodeToStatus {
   private void ensureIndex() {
     if (index == null && count > 0) {
       buildIndex();
+    }
+  }
+
+  /** Makes entries {@code [0, count)} hold each name once: they do when indexed or known distinct. */
+  private void ensureFolded() {
+    if (!distinct) {
+      ensureIndex();
     }
   }
 
@@ -206,7 +286,7 @@ public final class NodeToStatus {
 
         @Override
         public Iterator<Entry<String, Status>> iterator() {
-          ensureIndex();
+          ensureFolded();
           return new Iterator<>() {
             private int next;
 

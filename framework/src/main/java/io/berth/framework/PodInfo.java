@@ -34,9 +34,15 @@ public final class PodInfo {
   private final List<ContainerPort> containerPorts;
   // "namespace/claimName" of each PVC volume; usually empty
   private final List<String> pvcKeys;
+  // spec.priority (0 when unset) and metadata.uid, read once: Filter with nominated pods compares them for every
+  // nominated pod on every node it visits, and the hops through the Pod to its spec and metadata were a cache miss each
+  private final int priority;
+  private final String uid;
 
   private PodInfo(Pod pod) {
     this.pod = pod;
+    this.priority = pod.getSpec() == null || pod.getSpec().getPriority() == null ? 0 : pod.getSpec().getPriority();
+    this.uid = pod.getMetadata() == null ? null : pod.getMetadata().getUid();
     List<String> errors = new ArrayList<>();
     Resource req;
     Resource nonZero;
@@ -152,6 +158,8 @@ public final class PodInfo {
 
   private PodInfo(Pod pod, PodInfo same) {
     this.pod = pod;
+    this.priority = pod.getSpec() == null || pod.getSpec().getPriority() == null ? 0 : pod.getSpec().getPriority();
+    this.uid = pod.getMetadata() == null ? null : pod.getMetadata().getUid();
     this.requests = same.requests;
     this.nonZeroRequests = same.nonZeroRequests;
     this.requiredAffinityTerms = same.requiredAffinityTerms;
@@ -215,7 +223,12 @@ public final class PodInfo {
   }
 
   public String uid() {
-    return pod.getMetadata().getUid();
+    return uid;
+  }
+
+  /** The pod's {@code spec.priority}, 0 when unset (as the scheduler's priority sort reads it). */
+  public int priority() {
+    return priority;
   }
 
   /** {@code namespace/name}. */

@@ -59,6 +59,65 @@ class CycleStateTest {
     }
   }
 
+  /**
+   * Copies taken while a writer adds keys each hold a whole earlier state: every key written before the highest one
+   * they hold, every mutable value copied (not shared with the original), the immutable ones shared.
+   */
+  @Test
+  void copiesTakenDuringWritesHoldAWholeEarlierState() throws Exception {
+    CycleState state = new CycleState();
+    Fixed shared = new Fixed(0);
+    state.write("fixed", shared);
+    int keys = 2_000;
+    java.util.concurrent.atomic.AtomicReference<Throwable> failure = new java.util.concurrent.atomic.AtomicReference<>();
+    java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+    Thread writer = new Thread(() -> {
+      try {
+        go.await();
+        for (int i = 0; i < keys; i++) {
+          state.write("k" + i, new Counter(i));
+        }
+      } catch (Throwable t) {
+        failure.compareAndSet(null, t);
+      }
+    });
+    Thread[] copiers = new Thread[4];
+    for (int t = 0; t < copiers.length; t++) {
+      copiers[t] = new Thread(() -> {
+        try {
+          go.await();
+          for (int n = 0; n < 300; n++) {
+            CycleState copy = state.copy();
+            assertThat(copy.readOrElse("fixed", Fixed.class, null)).isSameAs(shared);
+            int highest = -1;
+            for (int i = keys - 1; i >= 0 && highest < 0; i--) {
+              if (copy.read("k" + i, Counter.class).isPresent()) {
+                highest = i;
+              }
+            }
+            for (int i = 0; i <= highest; i++) {
+              Counter c = copy.readOrFail("k" + i, Counter.class);
+              assertThat(c.value.get()).isEqualTo(i);
+              assertThat(c).isNotSameAs(state.readOrFail("k" + i, Counter.class));
+            }
+          }
+        } catch (Throwable e) {
+          failure.compareAndSet(null, e);
+        }
+      });
+      copiers[t].start();
+    }
+    writer.start();
+    go.countDown();
+    writer.join();
+    for (Thread t : copiers) {
+      t.join();
+    }
+    assertThat(failure.get()).isNull();
+    CycleState last = state.copy();
+    assertThat(last.readOrFail("k" + (keys - 1), Counter.class).value.get()).isEqualTo(keys - 1);
+  }
+
   /** Immutable data: its copy is itself. */
   record Fixed(int value) implements StateData {
     @Override

@@ -142,6 +142,32 @@ class NodeInfoTest {
   }
 
   @Test
+  void hostPortCopiesAreIndependentBeforeAndAfterTheFirstPort() {
+    HostPortInfo empty = new HostPortInfo();
+    HostPortInfo emptyCopy = empty.copy();
+    emptyCopy.add("", "TCP", 80);
+    assertThat(empty.size()).isZero();
+    assertThat(empty.conflicts("0.0.0.0", "TCP", 80)).isFalse();
+    assertThat(emptyCopy.conflicts("10.0.0.1", "TCP", 80)).isTrue();
+
+    HostPortInfo used = new HostPortInfo();
+    used.add("10.0.0.1", "TCP", 80);
+    HostPortInfo copy = used.copy();
+    copy.add("10.0.0.1", "TCP", 81);
+    copy.remove("10.0.0.1", "TCP", 80);
+    assertThat(used.conflicts("10.0.0.1", "TCP", 80)).isTrue();
+    assertThat(used.conflicts("10.0.0.1", "TCP", 81)).isFalse();
+    assertThat(copy.conflicts("10.0.0.1", "TCP", 80)).isFalse();
+    assertThat(copy.size()).isEqualTo(1);
+    // emptied again, then used again
+    used.remove("10.0.0.1", "TCP", 80);
+    assertThat(used.size()).isZero();
+    used.add("", "UDP", 53);
+    assertThat(used.conflicts("10.0.0.9", "UDP", 53)).isTrue();
+    assertThat(copy.conflicts("10.0.0.9", "UDP", 53)).isFalse();
+  }
+
+  @Test
   void keepsTheNodesUnschedulableFlagAndTaintsThroughCopiesAndReplacements() {
     Taint t = new Taint("NoSchedule", "k", null, "v");
     Node cordoned = new NodeBuilder(node("n1", "4", "8Gi")).withNewSpec().withUnschedulable(true)

@@ -82,4 +82,84 @@ class NodeToStatusTest {
       assertThat(m.statuses()).as("seed %d", seed).isEqualTo(expected);
     }
   }
+
+  /**
+   * statusesOf gives every node what get gives it, for Filter's pattern (every node set once, in the snapshot's order
+   * from a rotated start) and for what breaks it: a name set twice (the nominated node filtered first), nodes left to
+   * the absent status, an equal but not identical name, a shuffled order, lookups made before (the index built).
+   */
+  @Test
+  void statusesOfAgreesWithGetForFiltersOrderAndEverythingThatBreaksIt() {
+    Status[] statuses = {CPU, TAINT, Status.unschedulable("Too many pods")};
+    for (int seed = 1; seed <= 400; seed++) {
+      SplittableRandom random = new SplittableRandom(seed);
+      int n = 1 + random.nextInt(300);
+      java.util.List<NodeInfo> nodes = new java.util.ArrayList<>(n);
+      for (int i = 0; i < n; i++) {
+        nodes.add(NodeInfo.of(NodeInfoTest.node("node-" + i, "4", "8Gi")));
+      }
+      NodeToStatus m = new NodeToStatus();
+      Map<String, Status> expected = new HashMap<>();
+      int variant = random.nextInt(6);
+      if (variant == 1) {
+        // the nominated node first, then the whole pass again
+        NodeInfo nominated = nodes.get(random.nextInt(n));
+        m.set(nominated.nodeName(), TAINT);
+        expected.put(nominated.nodeName(), TAINT);
+      }
+      java.util.List<Integer> order = new java.util.ArrayList<>();
+      int start = random.nextInt(n);
+      for (int i = 0; i < n; i++) {
+        order.add((start + i) % n);
+      }
+      if (variant == 4) {
+        java.util.Collections.shuffle(order, new java.util.Random(seed));
+      }
+      for (int i : order) {
+        if (variant == 2 && random.nextInt(10) == 0) {
+          continue; // feasible, or not reached: no status of its own
+        }
+        String name = nodes.get(i).nodeName();
+        if (variant == 3 && random.nextInt(20) == 0) {
+          name = new String(name);
+        }
+        Status st = statuses[random.nextInt(statuses.length)];
+        m.set(name, st);
+        expected.put(name, st);
+      }
+      if (variant == 5) {
+        m.get(nodes.get(0).nodeName()); // builds the index
+      }
+      Status[] got = m.statusesOf(nodes);
+      assertThat(got).hasSize(n);
+      for (int i = 0; i < n; i++) {
+        String name = nodes.get(i).nodeName();
+        assertThat(got[i]).as("seed %d, variant %d, %s", seed, variant, name)
+            .isSameAs(expected.getOrDefault(name, m.absentNodesStatus()));
+      }
+      // size and iteration after the walk (the failure message counts them), then after one more set
+      assertThat(m.size()).as("seed %d, variant %d", seed, variant).isEqualTo(expected.size());
+      assertThat(m.statuses()).as("seed %d, variant %d", seed, variant).isEqualTo(expected);
+      assertThat(java.util.List.copyOf(m.statuses().values())).hasSize(expected.size());
+      String again = nodes.get(random.nextInt(n)).nodeName();
+      m.set(again, CPU);
+      expected.put(again, CPU);
+      assertThat(m.size()).as("seed %d, variant %d", seed, variant).isEqualTo(expected.size());
+      assertThat(m.statuses()).as("seed %d, variant %d", seed, variant).isEqualTo(expected);
+      for (int i = 0; i < n; i++) {
+        String name = nodes.get(i).nodeName();
+        assertThat(m.get(name)).isSameAs(expected.getOrDefault(name, m.absentNodesStatus()));
+      }
+    }
+  }
+
+  @Test
+  void statusesOfAnEmptyMapIsTheAbsentStatusForEveryNode() {
+    NodeToStatus m = new NodeToStatus();
+    m.setAbsentNodesStatus(CPU);
+    java.util.List<NodeInfo> nodes = java.util.List.of(NodeInfo.of(NodeInfoTest.node("a", "1", "1Gi")),
+        NodeInfo.of(NodeInfoTest.node("b", "1", "1Gi")));
+    assertThat(m.statusesOf(nodes)).containsExactly(CPU, CPU);
+    assertThat(m.statusesOf(java.util.List.of())).isEmpty();
+  }
 }

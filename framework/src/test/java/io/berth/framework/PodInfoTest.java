@@ -26,6 +26,21 @@ class PodInfoTest {
   }
 
   @Test
+  void priorityAndUidAreThePodsOwnAlsoForTheAssumedCopy() {
+    Pod unset = pod("p", "250m");
+    assertThat(PodInfo.of(unset).priority()).isZero();
+    assertThat(PodInfo.of(unset).uid()).isNull();
+    Pod pod = new PodBuilder(unset).editMetadata().withUid("u-1").endMetadata().editSpec()
+        .withPriority(-7).endSpec().build();
+    PodInfo info = PodInfo.of(pod);
+    assertThat(info.priority()).isEqualTo(-7);
+    assertThat(info.uid()).isEqualTo("u-1");
+    PodInfo assumed = info.forAssumed(new PodBuilder(pod).editSpec().withNodeName("n1").endSpec().build());
+    assertThat(assumed.priority()).isEqualTo(-7);
+    assertThat(assumed.uid()).isEqualTo("u-1");
+  }
+
+  @Test
   void anEqualButDistinctPodIsDerivedForItself() {
     Pod pod = pod("p", "250m");
     Pod copy = new PodBuilder(pod).build();

@@ -617,7 +617,8 @@ public final class FrameworkRuntime implements Framework {
     List<PodInfo> out = null; // allocated at the first pod left out
     for (int i = 0; i < nominated.size(); i++) {
       PodInfo p = nominated.get(i);
-      boolean keep = priorityOf(p.pod()) >= priority && !java.util.Objects.equals(p.uid(), uid);
+      // the PodInfo's own priority and uid: no hops through each nominated Pod on every node
+      boolean keep = p.priority() >= priority && !sameUid(p.uid(), uid);
       if (!keep && out == null) {
         out = new ArrayList<>(nominated.subList(0, i));
       } else if (keep && out != null) {
@@ -625,6 +626,14 @@ public final class FrameworkRuntime implements Framework {
       }
     }
     return out == null ? nominated : out;
+  }
+
+  /** {@code Objects.equals(a, b)}; two different UIDs (nearly always) told apart by their cached hashes. */
+  private static boolean sameUid(String a, String b) {
+    if (a == b) {
+      return true;
+    }
+    return a != null && b != null && a.hashCode() == b.hashCode() && a.equals(b);
   }
 
   private static int priorityOf(Pod pod) {

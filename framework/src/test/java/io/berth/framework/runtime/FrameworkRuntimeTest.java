@@ -399,6 +399,44 @@ class FrameworkRuntimeTest {
         .isTrue();
   }
 
+  /** Upstream's rule: nominated pods of equal or higher priority are added, lower ones and the pod itself are not. */
+  @Test
+  void onlyOtherNominatedPodsOfEqualOrHigherPriorityAreAdded() {
+    Pod self = new PodBuilder().withNewMetadata().withNamespace("ns").withName("self")
+        .withUid(new String("uid-self")).endMetadata().withNewSpec().withPriority(5).endSpec().build();
+    java.util.function.BiFunction<String, Integer, Pod> nominatedPod = (name, priority) -> new PodBuilder()
+        .withNewMetadata().withNamespace("ns").withName(name).withUid("uid-" + name).endMetadata()
+        .withNewSpec().withPriority(priority).endSpec().build();
+    List<io.berth.framework.PodInfo> nominated = List.of(
+        io.berth.framework.PodInfo.of(nominatedPod.apply("lower", 4)),
+        io.berth.framework.PodInfo.of(nominatedPod.apply("self", 9)), // the pod itself, an older version
+        io.berth.framework.PodInfo.of(nominatedPod.apply("equal", 5)),
+        io.berth.framework.PodInfo.of(nominatedPod.apply("higher", 6)),
+        io.berth.framework.PodInfo.of(new PodBuilder().withNewMetadata().withNamespace("ns").withName("unset")
+            .withUid("uid-unset").endMetadata().build()));
+    Map<ExtensionPoint, PluginSet> sets = new EnumMap<>(ExtensionPoint.class);
+    sets.put(ExtensionPoint.QUEUE_SORT, new PluginSet(List.of(PluginRef.of("A")), List.of("*")));
+    ProfileConfig profile = new ProfileConfig("test", sets,
+        PluginSet.enabled(PluginRef.of("A"), PluginRef.of("B")), Map.of(), OptionalInt.empty());
+    FrameworkRuntime fw = FrameworkRuntime.builder(registry(), profile)
+        .nominator(n -> n.equals("n1") ? nominated : List.of())
+        .build();
+    List<List<String>> seen = new ArrayList<>();
+    a.filter = n -> {
+      seen.add(n.pods().stream().map(p -> p.pod().getMetadata().getName()).toList());
+      return Status.SUCCESS;
+    };
+    assertThat(fw.runFilterPluginsWithNominatedPods(new CycleState(), self, node("n1")).isSuccess()).isTrue();
+    // once with the kept nominated pods, once without any
+    assertThat(seen).containsExactly(List.of("equal", "higher"), List.of());
+
+    // a pod of priority 0 also keeps the one without a priority (read as 0)
+    seen.clear();
+    Pod low = nominatedPod.apply("low", 0);
+    assertThat(fw.runFilterPluginsWithNominatedPods(new CycleState(), low, node("n1")).isSuccess()).isTrue();
+    assertThat(seen).containsExactly(List.of("lower", "self", "equal", "higher", "unset"), List.of());
+  }
+
   @Test
   void filterRunsConcurrentlyOverManyNodes() {
     FrameworkRuntime fw = bothMultiPoint();

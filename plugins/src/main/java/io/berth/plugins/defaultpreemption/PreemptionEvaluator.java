@@ -114,7 +114,10 @@ public final class PreemptionEvaluator {
    */
   public PostFilterResult preempt(CycleState state, Pod pod, NodeToStatus m) {
     String nominated = nominatedNodeName(pod);
-    Optional<String> ineligible = ineligibility(state, pod, m.get(nominated));
+    // no lookup for a pod nominated nowhere (ineligibility does not read the status then): a lookup by name would
+    // build the map's index, which the walk over every node below does without
+    Optional<String> ineligible = ineligibility(state, pod,
+        nominated.isEmpty() ? m.absentNodesStatus() : m.get(nominated));
     if (ineligible.isPresent()) {
       LOG.debug("Pod {} is not eligible for preemption: {}", key(pod), ineligible.get());
       return PostFilterResult.of(Status.unschedulable(ineligible.get()));
@@ -157,9 +160,10 @@ public final class PreemptionEvaluator {
   private DryRunPreemption.Result findCandidates(CycleState state, Pod pod,
       List<NodeInfo> allNodes, NodeToStatus m) {
     List<NodeInfo> potential = new ArrayList<>();
-    for (NodeInfo n : allNodes) {
-      if (m.get(n.nodeName()).code() == Code.UNSCHEDULABLE) {
-        potential.add(n);
+    Status[] statuses = m.statusesOf(allNodes);
+    for (int i = 0; i < statuses.length; i++) {
+      if (statuses[i].code() == Code.UNSCHEDULABLE) {
+        potential.add(allNodes.get(i));
       }
     }
     if (potential.isEmpty()) {

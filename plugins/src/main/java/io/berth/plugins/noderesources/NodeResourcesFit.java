@@ -126,22 +126,21 @@ public final class NodeResourcesFit
       return Status.error(
           "error reading \"" + PRE_FILTER_STATE_KEY + "\" from cycleState: not found");
     }
-    // the common case, a node with room, allocates nothing; the reasons are built only to reject
-    if (ResourceFit.fits(pre.podRequest(), pre.scalarsToCheck(), nodeInfo.podCount(),
-        nodeInfo.requested(), nodeInfo.allocatable())) {
+    // a node with room and the common rejection (one of cpu, memory, ephemeral storage) allocate nothing: the list
+    // of reasons is built only for the other rejections
+    String sole = ResourceFit.soleReason(pre.podRequest(), pre.scalarsToCheck(), nodeInfo.podCount(),
+        nodeInfo.requested(), nodeInfo.allocatable());
+    if (sole == null) {
       return Status.SUCCESS;
     }
-    List<InsufficientResource> insufficient = fits(pre, nodeInfo);
-    if (insufficient.isEmpty()) {
-      return Status.SUCCESS;
-    }
-    if (insufficient.size() == 1) {
-      // the common rejection: one shared instance per reason (cheaper to build and to count)
-      Status shared = SINGLE_REASON.get(insufficient.get(0).reason());
+    if (sole != ResourceFit.SEVERAL) {
+      // one shared instance per reason (cheaper to build and to count)
+      Status shared = SINGLE_REASON.get(sole);
       if (shared != null) {
         return shared;
       }
     }
+    List<InsufficientResource> insufficient = fits(pre, nodeInfo);
     return Status.unschedulable(insufficient.stream().map(InsufficientResource::reason)
         .toArray(String[]::new));
   }

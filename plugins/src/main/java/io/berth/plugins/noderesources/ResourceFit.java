@@ -79,26 +79,49 @@ final class ResourceFit {
     return out;
   }
 
+  /** What {@link #soleReason} returns when the node lacks more than one resource. */
+  static final String SEVERAL = new String("several insufficient resources");
+  private static final String CPU_REASON = reason(Resource.CPU);
+  private static final String MEMORY_REASON = reason(Resource.MEMORY);
+  private static final String EPHEMERAL_STORAGE_REASON = reason(Resource.EPHEMERAL_STORAGE);
+
   /**
-   * Whether {@link #insufficient} would be empty, without building anything: Filter's answer for
-   * the common node that has room.
+   * What {@link #insufficient} would report, told without building it: null when the pod fits, the reason when one
+   * resource lacks room, {@link #SEVERAL} (compare by identity) when more do. Filter's answer for a rejected node
+   * needs no list then: preemption's failing attempts reject every node, each with one shared status.
    */
-  static boolean fits(Resource podRequest, List<String> scalars, int podCount,
+  static String soleReason(Resource podRequest, List<String> scalars, int podCount,
       Resource nodeRequested, Resource allocatable) {
-    if (podCount + 1L > allocatable.allowedPodNumber()
-        || lacks(podRequest.milliCpu(), nodeRequested.milliCpu(), allocatable.milliCpu())
-        || lacks(podRequest.memory(), nodeRequested.memory(), allocatable.memory())
-        || lacks(podRequest.ephemeralStorage(), nodeRequested.ephemeralStorage(),
-            allocatable.ephemeralStorage())) {
-      return false;
+    String found = podCount + 1L > allocatable.allowedPodNumber() ? TOO_MANY_PODS : null;
+    if (lacks(podRequest.milliCpu(), nodeRequested.milliCpu(), allocatable.milliCpu())) {
+      if (found != null) {
+        return SEVERAL;
+      }
+      found = CPU_REASON;
+    }
+    if (lacks(podRequest.memory(), nodeRequested.memory(), allocatable.memory())) {
+      if (found != null) {
+        return SEVERAL;
+      }
+      found = MEMORY_REASON;
+    }
+    if (lacks(podRequest.ephemeralStorage(), nodeRequested.ephemeralStorage(),
+        allocatable.ephemeralStorage())) {
+      if (found != null) {
+        return SEVERAL;
+      }
+      found = EPHEMERAL_STORAGE_REASON;
     }
     for (int i = 0; i < scalars.size(); i++) {
       String name = scalars.get(i);
       if (lacks(podRequest.scalar(name), nodeRequested.scalar(name), allocatable.scalar(name))) {
-        return false;
+        if (found != null) {
+          return SEVERAL;
+        }
+        found = reason(name);
       }
     }
-    return true;
+    return found;
   }
 
   private static boolean lacks(long request, long used, long capacity) {

@@ -8,9 +8,9 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link ResourceFit#fits}, Filter's allocation-free answer for a node with room, agrees with
- * {@link ResourceFit#insufficient} being empty on every resource boundary: pods, cpu, memory,
- * ephemeral storage and a scalar, each at, just below and just above what the node has left.
+ * {@link ResourceFit#soleReason}, Filter's allocation-free answer, agrees with {@link ResourceFit#insufficient} on
+ * every resource boundary (pods, cpu, memory, ephemeral storage and a scalar, each at, just below and just above what
+ * the node has left): null when the list is empty, its one reason when it has one, SEVERAL when it has more.
  */
 class ResourceFitTest {
   private static final String GPU = "example.com/gpu";
@@ -20,6 +20,7 @@ class ResourceFitTest {
     Random random = new Random(7);
     int rejected = 0;
     int fitting = 0;
+    int several = 0;
     for (int i = 0; i < 20_000; i++) {
       Resource allocatable = new Resource().setAllowedPodNumber(pick(random, 10))
           .setMilliCpu(pick(random, 4000)).setMemory(pick(random, 1 << 20))
@@ -36,28 +37,33 @@ class ResourceFitTest {
         scalars = List.of(GPU);
       }
       int podCount = (int) pick(random, 10);
-      boolean fits = ResourceFit.fits(request, scalars, podCount, used, allocatable);
+      String sole = ResourceFit.soleReason(request, scalars, podCount, used, allocatable);
       List<InsufficientResource> lacking =
           ResourceFit.insufficient(request, scalars, podCount, used, allocatable);
-      assertThat(fits).as("case %d: %s lacking %s", i, request, lacking)
-          .isEqualTo(lacking.isEmpty());
-      if (fits) {
+      String expected = lacking.isEmpty() ? null
+          : lacking.size() == 1 ? lacking.get(0).reason() : ResourceFit.SEVERAL;
+      assertThat(sole).as("case %d: %s lacking %s", i, request, lacking).isSameAs(expected);
+      if (lacking.isEmpty()) {
         fitting++;
-      } else {
+      } else if (lacking.size() == 1) {
         rejected++;
+      } else {
+        several++;
       }
     }
-    // both answers occur often, so the agreement is not trivially one-sided
+    // every answer occurs often, so the agreement is not trivially one-sided
     assertThat(fitting).isGreaterThan(300);
     assertThat(rejected).isGreaterThan(1000);
+    assertThat(several).isGreaterThan(1000);
   }
 
   @Test
   void aZeroRequestIsNeverInsufficient() {
     Resource allocatable = new Resource().setAllowedPodNumber(1);
     Resource used = new Resource().setMilliCpu(5).setMemory(5);
-    assertThat(ResourceFit.fits(new Resource(), List.of(), 0, used, allocatable)).isTrue();
-    assertThat(ResourceFit.fits(new Resource(), List.of(), 1, used, allocatable)).isFalse();
+    assertThat(ResourceFit.soleReason(new Resource(), List.of(), 0, used, allocatable)).isNull();
+    assertThat(ResourceFit.soleReason(new Resource(), List.of(), 1, used, allocatable))
+        .isEqualTo(ResourceFit.TOO_MANY_PODS);
   }
 
   @Test

@@ -129,6 +129,9 @@ final class Nominator {
         && !pod.getSpec().getNodeName().isEmpty()) {
       return;
     }
+    // interned, as NodeInfo interns its node's name: Filter looks up every node of every cycle in podsByNode, and
+    // with the same instance as key a hit compares references instead of the bytes of two copies of the name
+    node = node.intern();
     nodeByUid.put(uid, node);
     List<PodInfo> before = podsByNode.getOrDefault(node, List.of());
     List<PodInfo> after = new ArrayList<>(before.size() + 1);
