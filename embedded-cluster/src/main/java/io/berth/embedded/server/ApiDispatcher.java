@@ -50,6 +50,7 @@ public final class ApiDispatcher extends Dispatcher {
   private final RequestLog requestLog;
   private final AccessControl access;
   private final ReviewEndpoints reviews;
+  private final EventsV1Api eventsV1;
 
   ApiDispatcher(ResourceOperations ops, WatchHub watches, CustomResourceTypes types, Discovery discovery, ListPager pager,
       FaultInjector faults, RequestLog requestLog, AccessControl access) {
@@ -65,6 +66,7 @@ public final class ApiDispatcher extends Dispatcher {
     this.access = access;
     this.reviews = new ReviewEndpoints(access.tokens(), access.authorizer());
     this.tables = new TablePrinter(ops.clock());
+    this.eventsV1 = new EventsV1Api(ops, pager, tables);
   }
 
   /** Serves a request that reached the fabric8 mock's transport (WebSocket upgrades). */
@@ -243,6 +245,9 @@ public final class ApiDispatcher extends Dispatcher {
   }
 
   private ApiResponse main(ResourceType type, RequestInfo info, ApiRequest request) {
+    if (type == ResourceTypes.EVENTS_V1 && !info.verb().equals("watch")) {
+      return eventsV1.serve(info, request);
+    }
     return switch (info.verb()) {
       case "get" -> {
         StoredObject o = ops.get(type, info.namespace(), info.name());
@@ -308,7 +313,7 @@ public final class ApiDispatcher extends Dispatcher {
     return labels.and(fields);
   }
 
-  private static ApiResponse tableResponse(byte[] body) {
+  static ApiResponse tableResponse(byte[] body) {
     return ApiResponse.of(200, TablePrinter.CONTENT_TYPE, body);
   }
 
@@ -395,8 +400,9 @@ public final class ApiDispatcher extends Dispatcher {
       String includeObject = info.query().get("includeObject");
       render = o -> tables.single(type, o.tree(), includeObject, true);
     }
-    return new WatchHub.WatchRequest(type, info.namespace(), filter, info.query().get("resourceVersion"),
-        bookmarks, timeout, render);
+    WatchHub.WatchRequest request = new WatchHub.WatchRequest(type, info.namespace(), filter,
+        info.query().get("resourceVersion"), bookmarks, timeout, render);
+    return type == ResourceTypes.EVENTS_V1 ? eventsV1.watch(request) : request;
   }
 
   private ApiResponse webSocketWatch(ResourceType type, RequestInfo info, ApiRequest request) {
@@ -443,7 +449,7 @@ public final class ApiDispatcher extends Dispatcher {
     return request.body();
   }
 
-  private static JsonNode optionalBody(ApiRequest request) {
+  static JsonNode optionalBody(ApiRequest request) {
     byte[] body = body(request);
     if (body.length == 0) {
       return null;
@@ -451,7 +457,7 @@ public final class ApiDispatcher extends Dispatcher {
     return Json.parse(body);
   }
 
-  private static String contentType(ApiRequest request) {
+  static String contentType(ApiRequest request) {
     String ct = request.header("Content-Type");
     if (ct == null) {
       throw ApiException.unsupportedMediaType("(none)");

@@ -41,7 +41,7 @@ public final class ResourceTypes {
   public static final ResourceType POD_DISRUPTION_BUDGETS = register("policy", "v1", "poddisruptionbudgets", "PodDisruptionBudget", true, List.of("pdb"), true, false, true, false);
   // coordination
   public static final ResourceType LEASES = register("coordination.k8s.io", "v1", "leases", "Lease", true, List.of(), false, false, false, true);
-  // events
+  // events: served by EventsV1Api as the events.k8s.io/v1 form of the EVENTS objects; nothing is stored as this type
   public static final ResourceType EVENTS_V1 = register("events.k8s.io", "v1", "events", "Event", true, List.of("ev"), false, false, false, true);
   // rbac
   public static final ResourceType ROLES = register("rbac.authorization.k8s.io", "v1", "roles", "Role", true, List.of(), false, false, false, false);

@@ -5,8 +5,8 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * The validation kube-apiserver performs that clients of the embedded server depend on: object names, pods'
- * containers, workloads' selectors against their template labels and non-negative replica counts, and the
- * {@code resource.k8s.io} objects ({@link ResourceApiValidation}). Every failure is
+ * containers, workloads' selectors against their template labels and non-negative replica counts, the
+ * {@code resource.k8s.io} objects ({@link ResourceApiValidation}) and Events ({@link EventValidation}). Every failure is
  * a 422 Invalid naming the object and the field. Stateless and thread-safe.
  */
 final class Validation {
@@ -75,6 +75,8 @@ final class Validation {
       validateWorkload(type, name, obj);
     } else if (ResourceApiValidation.covers(type)) {
       ResourceApiValidation.validate(type, obj);
+    } else if (type == ResourceTypes.EVENTS) {
+      EventValidation.validate(type, obj);
     }
   }
 
