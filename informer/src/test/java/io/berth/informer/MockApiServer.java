@@ -14,6 +14,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * fabric8's mock API server in mixed mode: requests matching an expectation
@@ -22,6 +24,8 @@ import java.util.concurrent.TimeUnit;
  * Not thread-safe beyond what the mock server itself guarantees: use from the test thread.
  */
 final class MockApiServer implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(MockApiServer.class);
 
   final KubernetesMockServer server;
   final NamespacedKubernetesClient client;
@@ -55,9 +59,19 @@ final class MockApiServer implements AutoCloseable {
         + "&timeoutSeconds=300&watch=true";
   }
 
+  /**
+   * Closes the client, then the server. The mock's shutdown waits at most 10 s for Vert.x to close its HTTP
+   * server and throws when that wait fails (seen once in CI on a loaded 2-core machine, after every assertion of
+   * the test had passed): that is a failure of the third-party server's teardown, not of the behaviour under test,
+   * so it is logged with its cause instead of failing the test; the next test starts its own server on a new port.
+   */
   @Override
   public void close() {
     client.close();
-    server.destroy();
+    try {
+      server.destroy();
+    } catch (IllegalStateException e) {
+      LOG.warn("fabric8 mock server did not shut down cleanly", e);
+    }
   }
 }
