@@ -108,19 +108,17 @@ final class ConstraintCompiler {
 
   /**
    * The selector ANDed with {@code key=value} for every matchLabelKey the pod carries
-   * ({@code own}). A null selector matches nothing, unless matchLabelKeys contributed
-   * requirements: upstream then builds the selector from those requirements alone.
+   * ({@code own}). A null selector matches nothing even when matchLabelKeys contributed
+   * requirements: upstream's merge keeps {@code labels.Nothing()} as it is (it has no requirements to
+   * add to), and the API server refuses matchLabelKeys without a labelSelector anyway.
    */
   private static LabelMatcher selector(LabelSelector selector, Map<String, String> own,
       String field) {
     LabelMatcher base = LabelSelectors.compile(selector, field);
-    if (own.isEmpty()) {
+    if (own.isEmpty() || selector == null) {
       return base;
     }
     LabelMatcher ownMatcher = LabelSelectors.fromMap(own);
-    if (selector == null) {
-      return ownMatcher;
-    }
     return labels -> ownMatcher.matches(labels) && base.matches(labels);
   }
 }

@@ -85,8 +85,16 @@ record SpreadConstraint(int maxSkew, String topologyKey, LabelMatcher selector,
     }
   }
 
-  /** Pods on the node in {@code namespace} that the selector matches, terminating pods excluded. */
+  /**
+   * Pods on the node in {@code namespace} that the selector matches, terminating pods excluded. An empty
+   * selector ({@code labelSelector: {}} with no matchLabelKeys values) counts no pod, as upstream's
+   * {@code countPodsMatchSelector} returns 0 for {@code labels.Everything()}; the pod being scheduled still
+   * matches it ({@link #selects}), and so do pods added or removed in a preemption simulation.
+   */
   int countMatchingPods(NodeInfo nodeInfo, String namespace) {
+    if (selector == LabelMatcher.EVERYTHING) {
+      return 0;
+    }
     int count = 0;
     for (PodInfo podInfo : nodeInfo.pods()) {
       Pod pod = podInfo.pod();

@@ -18,6 +18,7 @@ import io.berth.framework.CycleState;
 import io.berth.framework.NodeInfo;
 import io.berth.framework.Status;
 import io.berth.framework.testing.TestHandle;
+import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import java.util.ArrayList;
@@ -96,6 +97,11 @@ class PodTopologySpreadFilterTest {
     cases.add(new Case("existing pods do not match null selector",
         pod("p").label("foo", "").spread(1, "zone", DNS, null).obj(), fourNodes(),
         List.of(foo("p-x1", "node-x"), foo("p-y1", "node-y")),
+        codes("node-a", OK, "node-b", OK, "node-x", OK, "node-y", OK)));
+    cases.add(new Case("existing pods are not counted by an empty selector, so no zone is skewed",
+        pod("p").label("foo", "").spread(1, "zone", DNS, new LabelSelectorBuilder().build()).obj(),
+        fourNodes(),
+        List.of(foo("p-x1", "node-x"), foo("p-x2", "node-x"), foo("p-y1", "node-y")),
         codes("node-a", OK, "node-b", OK, "node-x", OK, "node-y", OK)));
     cases.add(new Case("pods spread across zones as 3/3, all nodes fit", zoneFoo, fourNodes(),
         spread2103(), codes("node-a", OK, "node-b", OK, "node-x", OK, "node-y", OK)));

@@ -286,6 +286,14 @@ class PreFilterStateTest {
         pod("p").label("foo", "").spread(1, "zone", DNS, null, null, null, null, "bar").obj(),
         fourNodes(), fooA,
         want("zone", Map.of("zone1", 0, "zone2", 0), "zone2", 0, "zone1", 0)));
+    cases.add(simple("a nil LabelSelector selects nothing even with matchLabelKeys the pod carries",
+        pod("p").label("foo", "a").spread(1, "zone", DNS, null, null, null, null, "foo").obj(),
+        fourNodes(), fooA,
+        want("zone", Map.of("zone1", 0, "zone2", 0), "zone2", 0, "zone1", 0)));
+    cases.add(simple("an empty LabelSelector counts no existing pod, as countPodsMatchSelector",
+        pod("p").label("foo", "a").spread(1, "zone", DNS, new LabelSelectorBuilder().build()).obj(),
+        fourNodes(), fooA,
+        want("zone", Map.of("zone1", 0, "zone2", 0), "zone2", 0, "zone1", 0)));
     cases.add(simple("key in matchLabelKeys is ignored when it isn't exist in pod.labels",
         pod("p").label("foo", "").spread(1, "zone", DNS, fooSelector(), null, null, null, "bar")
             .obj(), fourNodes(), fooA,
