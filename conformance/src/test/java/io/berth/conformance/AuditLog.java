@@ -63,18 +63,24 @@ final class AuditLog {
     this.file = file;
   }
 
-  /** Completed requests (stage ResponseComplete or Panic) matching {@code filter}, in order. */
+  /**
+   * Completed requests (stage ResponseComplete or Panic) matching {@code filter}, in order. kube-apiserver may be
+   * appending while this reads: a last line without its newline is an event still being written and is left out.
+   */
   List<Entry> entries(Predicate<Entry> filter) {
     if (!Files.exists(file)) {
       return List.of();
     }
-    try (var lines = Files.lines(file, StandardCharsets.UTF_8)) {
-      return lines.filter(line -> !line.isBlank()).map(JSON::readTree)
-          .filter(event -> !"ResponseStarted".equals(event.path("stage").asString()))
-          .map(AuditLog::entry).filter(filter).toList();
+    String text;
+    try {
+      text = Files.readString(file, StandardCharsets.UTF_8);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+    String complete = text.substring(0, text.lastIndexOf('\n') + 1);
+    return complete.lines().filter(line -> !line.isBlank()).map(JSON::readTree)
+        .filter(event -> !"ResponseStarted".equals(event.path("stage").asString()))
+        .map(AuditLog::entry).filter(filter).toList();
   }
 
   /** The requests {@code user} made that the server refused (4xx, 5xx), in order. */

@@ -26,6 +26,17 @@ class AuditLogTest {
   }
 
   @Test
+  void leavesOutALastLineTheServerIsStillWriting() throws Exception {
+    Path file = dir.resolve("audit.log");
+    String whole = event("ResponseComplete", USER, "create", "/api/v1/namespaces/ns/pods/a/binding", 201, null);
+    String next = event("ResponseComplete", USER, "create", "/api/v1/namespaces/ns/pods/b/binding", 201, null);
+    Files.writeString(file, whole + "\n" + next.substring(0, next.length() / 2));
+
+    assertThat(new AuditLog(file).entries(e -> true)).extracting(AuditLog.Entry::uri)
+        .containsExactly("/api/v1/namespaces/ns/pods/a/binding");
+  }
+
+  @Test
   void readsCompletedRequestsAndTellsRejectionsFromRaces() throws Exception {
     Path file = dir.resolve("audit.log");
     Files.write(file, List.of(
