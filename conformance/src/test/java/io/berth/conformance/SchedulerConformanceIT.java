@@ -115,6 +115,15 @@ class SchedulerConformanceIT {
       assertThat(scheduled).hasSize(8).allSatisfy(e -> assertThat(e.getReportingComponent()).isEqualTo(
           "berth-scheduler"));
     });
+    // written through events.k8s.io/v1, as kube-scheduler writes them: kube-apiserver validated the strict form
+    assertThat(admin.resources(io.fabric8.kubernetes.api.model.events.v1.Event.class).inNamespace(NS).list()
+        .getItems().stream().filter(e -> "Scheduled".equals(e.getReason())).toList()).hasSize(8).allSatisfy(e -> {
+          assertThat(e.getReportingController()).isEqualTo("berth-scheduler");
+          assertThat(e.getReportingInstance()).startsWith("berth-scheduler-");
+          assertThat(e.getEventTime()).isNotNull();
+          assertThat(e.getDeprecatedCount()).isNull();
+          assertThat(e.getAction()).isEqualTo("Binding");
+        });
   }
 
   @Test

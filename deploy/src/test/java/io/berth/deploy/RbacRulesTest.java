@@ -59,7 +59,9 @@ class RbacRulesTest {
         Map.entry("storage.k8s.io/csidrivers", verbs("list", "watch")),
         Map.entry("storage.k8s.io/csistoragecapacities", verbs("list", "watch")),
         Map.entry("storage.k8s.io/volumeattachments", verbs("list", "watch")),
+        // events.k8s.io/v1 when the server serves it, core/v1 otherwise (KubernetesEventRecorder)
         Map.entry("/events", verbs("create", "patch")),
+        Map.entry("events.k8s.io/events", verbs("create", "patch")),
         // DynamicResources (in the default profile): the claim, slice and class informers, PreBind's and
         // Unreserve's claim writes
         Map.entry("resource.k8s.io/deviceclasses", verbs("list", "watch")),

@@ -243,6 +243,18 @@ class EventsApiIT {
     var exactNote = v1Event("strict", "a.4");
     exactNote.setNote("x".repeat(1024));
     assertThat(v1().inNamespace("strict").resource(exactNote).create().getNote()).hasSize(1024);
+    // the limits count UTF-8 bytes, as Go's len: 513 two-byte characters are 1026 bytes, 512 are exactly 1024
+    var wideNote = v1Event("strict", "a.6");
+    wideNote.setNote("é".repeat(513));
+    assertInvalid(() -> v1().inNamespace("strict").resource(wideNote).create(),
+        "message: Invalid value: \"\": can have at most 1024 characters");
+    var exactWideNote = v1Event("strict", "a.7");
+    exactWideNote.setNote("é".repeat(512));
+    assertThat(v1().inNamespace("strict").resource(exactWideNote).create().getNote()).hasSize(512);
+    var wideReason = v1Event("strict", "a.8");
+    wideReason.setReason("✓".repeat(43)); // 129 bytes
+    assertInvalid(() -> v1().inNamespace("strict").resource(wideReason).create(),
+        "reason: Invalid value: \"\": can have at most 128 characters");
 
     var deprecated = v1Event("strict", "a.5");
     deprecated.setDeprecatedCount(2);
@@ -263,7 +275,7 @@ class EventsApiIT {
     assertInvalid(() -> client().v1().events().inNamespace("strict").resource(timed).create(),
         "reportingInstance: Required value", "action: Required value");
     assertThat(client().v1().events().inNamespace("strict").list().getItems())
-        .extracting(e -> e.getMetadata().getName()).containsExactlyInAnyOrder("a.4", "b.1");
+        .extracting(e -> e.getMetadata().getName()).containsExactlyInAnyOrder("a.4", "a.7", "b.1");
   }
 
   @Test

@@ -1,59 +1,27 @@
 package io.berth.scheduler;
 
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
 import tools.jackson.core.io.JsonStringEncoder;
 
 /**
- * The body of a core/v1 Event create as {@link KubernetesEventRecorder} writes it, composed directly: the same
- * members fabric8's serializer writes for the Event the recorder used to build (null members left out), without
- * a builder and a reflective serializer per event. Strings are escaped by Jackson's {@link JsonStringEncoder}.
- * Stateless and thread-safe.
+ * The pieces the Event formats compose their bodies from, directly as text: members whose strings Jackson's
+ * {@link JsonStringEncoder} escapes (a null value leaves the member out, as fabric8's serializer and Go's
+ * {@code omitempty} do), the object reference, and the two timestamp forms. Stateless and thread-safe.
  */
 final class EventJson {
   private static final JsonStringEncoder ENCODER = JsonStringEncoder.getInstance();
+  /** metav1.MicroTime's wire form: RFC 3339 in UTC with exactly six fractional digits. */
+  private static final DateTimeFormatter MICRO_TIME =
+      DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSSSSS'Z'").withZone(ZoneOffset.UTC);
 
   private EventJson() {
   }
 
-  /** What an Event is about: its {@code involvedObject}. */
-  record Regarding(String apiVersion, String kind, String namespace, String name, String uid,
-      String resourceVersion) {
-  }
-
-  /**
-   * The Event {@code namespace/name} about {@code regarding}, reported by {@code component} as both
-   * {@code source.component} and {@code reportingComponent}; timestamps in RFC 3339 (seconds).
-   */
-  static String create(String namespace, String name, Regarding regarding, String type, String reason,
-      String action, String message, String component, String firstTimestamp, String lastTimestamp,
-      int count) {
-    StringBuilder json = new StringBuilder(512).append("{\"apiVersion\":\"v1\",\"kind\":\"Event\",\"metadata\":{");
-    boolean more = member(json, false, "name", name);
-    member(json, more, "namespace", namespace);
-    json.append('}');
-    member(json, true, "action", action);
-    json.append(",\"count\":").append(count);
-    member(json, true, "firstTimestamp", firstTimestamp);
-    json.append(",\"involvedObject\":{");
-    more = member(json, false, "apiVersion", regarding.apiVersion());
-    more = member(json, more, "kind", regarding.kind());
-    more = member(json, more, "name", regarding.name());
-    more = member(json, more, "namespace", regarding.namespace());
-    more = member(json, more, "resourceVersion", regarding.resourceVersion());
-    member(json, more, "uid", regarding.uid());
-    json.append('}');
-    member(json, true, "lastTimestamp", lastTimestamp);
-    member(json, true, "message", message);
-    member(json, true, "reason", reason);
-    member(json, true, "reportingComponent", component);
-    json.append(",\"source\":{");
-    member(json, false, "component", component);
-    json.append('}');
-    member(json, true, "type", type);
-    return json.append('}').toString();
-  }
-
   /** Appends {@code "key":"value"} (after a comma if {@code comma}) unless value is null; whether it did. */
-  private static boolean member(StringBuilder json, boolean comma, String key, String value) {
+  static boolean member(StringBuilder json, boolean comma, String key, String value) {
     if (value == null) {
       return comma;
     }
@@ -64,5 +32,27 @@ final class EventJson {
     ENCODER.quoteAsString(value, json);
     json.append('"');
     return true;
+  }
+
+  /** Appends {@code ,"key":{...}}: the occurrence's object reference, its null members left out. */
+  static void reference(StringBuilder json, String key, EventOccurrence o) {
+    json.append(",\"").append(key).append("\":{");
+    boolean more = member(json, false, "apiVersion", o.apiVersion());
+    more = member(json, more, "kind", o.kind());
+    more = member(json, more, "name", o.name());
+    more = member(json, more, "namespace", o.namespace() == null || o.namespace().isEmpty() ? null : o.namespace());
+    more = member(json, more, "resourceVersion", o.resourceVersion());
+    member(json, more, "uid", o.uid());
+    json.append('}');
+  }
+
+  /** metav1.Time: RFC 3339, whole seconds. */
+  static String time(Instant at) {
+    return at.truncatedTo(ChronoUnit.SECONDS).toString();
+  }
+
+  /** metav1.MicroTime: RFC 3339, microseconds ({@code 2026-12-02T12:00:00.123456Z}). */
+  static String microTime(Instant at) {
+    return MICRO_TIME.format(at);
   }
 }

@@ -8,11 +8,10 @@ import java.net.URI;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * Where {@link KubernetesEventRecorder} writes core/v1 Events: a POST of a new Event and a
- * strategic-merge PATCH of an existing one, each answering the HTTP status code (a transport
- * failure completes the future exceptionally). Calls return at once; the answer completes on
- * another thread. Implementations are thread-safe; the calls must be made from a thread that may
- * block (the client-side rate limiter waits on the sending thread).
+ * Where {@link KubernetesEventRecorder} writes Events: a POST of a new Event and a strategic-merge PATCH of an
+ * existing one, each answering the HTTP status code (a transport failure completes the future exceptionally).
+ * Calls return at once; the answer completes on another thread. Implementations are thread-safe; the calls must be
+ * made from a thread that may block (the client-side rate limiter waits on the sending thread).
  */
 interface EventSink {
 
@@ -23,13 +22,14 @@ interface EventSink {
   CompletableFuture<Integer> patch(String namespace, String name, String json);
 
   /**
-   * Over a fabric8 client's HTTP client: the same transport, interceptors (rate limit) and retries
-   * as every other request of the daemon, without fabric8's per-call operation objects or reading
-   * the answer's body into memory ({@link StatusOnlyCall}: the recorder needs only the status code).
+   * The Events of the API below {@code apiPath} ({@code api/v1}, {@code apis/events.k8s.io/v1}) over a fabric8
+   * client's HTTP client: the same transport, interceptors (rate limit) and retries as every other request of the
+   * daemon, without fabric8's per-call operation objects or reading the answer's body into memory
+   * ({@link StatusOnlyCall}: the recorder needs only the status code).
    */
-  static EventSink over(KubernetesClient client) {
+  static EventSink over(KubernetesClient client, String apiPath) {
     String base = client.getMasterUrl().toString();
-    String root = (base.endsWith("/") ? base : base + "/") + "api/v1/namespaces/";
+    String root = (base.endsWith("/") ? base : base + "/") + apiPath + "/namespaces/";
     HttpClient http = client.getHttpClient();
     return new EventSink() {
       @Override

@@ -9,7 +9,6 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayDeque;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -22,20 +21,25 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Records core/v1 Events for a scheduler profile ({@code source.component} = the scheduler name)
- * without ever making the caller wait on the API server.
+ * Records the Events of a scheduler profile (reported by the scheduler name) without ever making the caller wait on
+ * the API server. Like kube-scheduler's (client-go's {@code EventBroadcasterAdapter}), it writes events.k8s.io/v1
+ * Events when the server serves that API, which it asks once, when it is made ({@link EventApiDiscovery}), and
+ * core/v1 Events otherwise; the two wire formats are {@link EventsV1EventFormat} and {@link CoreV1EventFormat}.
  *
  * <p>{@link #event} builds a small record on the caller's thread and queues it; at most
  * {@value #MAX_QUEUED_EVENTS} events wait to be written, and an event beyond that is dropped, logged
  * and counted ({@code berth_scheduler_events_total{result="dropped"}}), as upstream's broadcaster
- * drops when its queue is full. One writer thread correlates and writes: a repeat of the same reason
- * and message for the same object bumps {@code count} and {@code lastTimestamp} of the Event already
- * written (one strategic-merge PATCH, a new POST if the server no longer has it), as upstream's event
- * correlator does; repeats arriving while that Event's previous write is still in flight are folded
- * into one PATCH carrying the latest count ({@code result="aggregated"}). Writes are asynchronous,
- * up to {@value #MAX_IN_FLIGHT} at a time (upstream writes each event from its own goroutine), so
- * the writer keeps up with the binding cycles however long one request takes; an Event is only
- * patched after its create was answered.
+ * drops when its queue is full. One writer thread correlates and writes: a repeat (what the format calls the same
+ * series: for events.k8s.io/v1 the same type, action, reason and object reference whatever the note; for core/v1
+ * the same object, reason and message) updates the Event already written with one strategic-merge PATCH
+ * ({@code series.count} and {@code series.lastObservedTime}, or core/v1's {@code count} and {@code lastTimestamp}),
+ * and a new POST of the Event with its count if the server no longer has it; repeats arriving while that Event's
+ * previous write is still in flight are folded into one PATCH carrying the latest count
+ * ({@code result="aggregated"}). Upstream's events.k8s.io/v1 broadcaster counts repeats in memory and writes the
+ * series every 30 minutes; patching each repeat (folded while a write is in flight) shows the count at once for the
+ * same bounded number of requests under load. Writes are asynchronous, up to {@value #MAX_IN_FLIGHT} at a time
+ * (upstream writes each event from a pool of workers), so the writer keeps up with the binding cycles however long
+ * one request takes; an Event is only patched after its create was answered.
  *
  * <p>Thread safety: callers only enqueue (the queue is concurrent, the bound an atomic counter); the
  * series map, the waiting list and the in-flight count are confined to the writer thread, to which
@@ -51,6 +55,7 @@ public final class KubernetesEventRecorder implements EventRecorder, AutoCloseab
   static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(5);
 
   private final EventSink sink;
+  private final EventWireFormat format;
   private final String component;
   private final InstantSource clock;
   private final Duration closeTimeout;
@@ -67,16 +72,16 @@ public final class KubernetesEventRecorder implements EventRecorder, AutoCloseab
   private final Thread writer;
   private volatile boolean closing;
   // confined to the writer thread
-  private final Map<String, Series> recent = new LinkedHashMap<>(256, 0.75f, true) {
+  private final Map<Object, Series> recent = new LinkedHashMap<>(256, 0.75f, true) {
     private static final long serialVersionUID = 1L;
 
     @Override
-    protected boolean removeEldestEntry(Map.Entry<String, Series> eldest) {
+    protected boolean removeEldestEntry(Map.Entry<Object, Series> eldest) {
       return size() > MAX_TRACKED;
     }
   };
   // confined to the writer thread: events taken while every write slot was busy, oldest first
-  private final ArrayDeque<Pending> waiting = new ArrayDeque<>();
+  private final ArrayDeque<EventOccurrence> waiting = new ArrayDeque<>();
   // confined to the writer thread
   private int inFlight;
 
@@ -84,15 +89,31 @@ public final class KubernetesEventRecorder implements EventRecorder, AutoCloseab
     this(client, component, new SimpleMeterRegistry());
   }
 
-  /** Registers {@code berth_scheduler_events_total{profile,result}} in {@code metrics}. */
+  /**
+   * Asks {@code client}'s server whether it serves events.k8s.io/v1 (one discovery request, on this thread) and
+   * writes that API's Events, else core/v1's; registers {@code berth_scheduler_events_total{profile,result}} in
+   * {@code metrics}.
+   */
   public KubernetesEventRecorder(KubernetesClient client, String component, MeterRegistry metrics) {
-    this(EventSink.over(client), component, metrics, InstantSource.system(), CLOSE_TIMEOUT);
+    this(client, component, metrics, EventApiDiscovery.servesEventsV1(client));
   }
 
-  KubernetesEventRecorder(EventSink sink, String component, MeterRegistry metrics, InstantSource clock,
+  /** Writes events.k8s.io/v1 Events if {@code eventsV1}, else core/v1 Events, without asking the server. */
+  KubernetesEventRecorder(KubernetesClient client, String component, MeterRegistry metrics, boolean eventsV1) {
+    this(client, eventsV1 ? new EventsV1EventFormat(component, reportingInstance(component))
+        : new CoreV1EventFormat(component), metrics);
+  }
+
+  private KubernetesEventRecorder(KubernetesClient client, EventWireFormat format, MeterRegistry metrics) {
+    this(EventSink.over(client, format.path()), format, metrics, InstantSource.system(), CLOSE_TIMEOUT);
+    LOG.info("{}: writing {} Events", format.component(), format.apiVersion());
+  }
+
+  KubernetesEventRecorder(EventSink sink, EventWireFormat format, MeterRegistry metrics, InstantSource clock,
       Duration closeTimeout) {
     this.sink = Objects.requireNonNull(sink, "sink");
-    this.component = component;
+    this.format = Objects.requireNonNull(format, "format");
+    this.component = format.component();
     this.clock = clock;
     this.closeTimeout = closeTimeout;
     this.written = counter(metrics, component, "written");
@@ -104,21 +125,34 @@ public final class KubernetesEventRecorder implements EventRecorder, AutoCloseab
     writer.start();
   }
 
+  /** upstream's reportingInstance: the controller's name, a dash and the host name. */
+  static String reportingInstance(String component) {
+    return component + "-" + hostname();
+  }
+
+  /** The host name as Go's {@code os.Hostname} reads it on Linux (the kernel's), else as the JDK resolves it. */
+  private static String hostname() {
+    try {
+      String kernel = java.nio.file.Files.readString(java.nio.file.Path.of("/proc/sys/kernel/hostname")).strip();
+      if (!kernel.isEmpty()) {
+        return kernel;
+      }
+    } catch (java.io.IOException | RuntimeException e) {
+      // not Linux, or no /proc: ask the JDK
+    }
+    try {
+      return java.net.InetAddress.getLocalHost().getHostName();
+    } catch (java.net.UnknownHostException e) {
+      return "localhost";
+    }
+  }
+
   private static Counter counter(MeterRegistry metrics, String component, String result) {
     return Counter.builder("berth_scheduler_events").tag("profile", component).tag("result", result)
-        .description("core/v1 Events of the scheduler by outcome: written (each create or patch the"
+        .description("Events of the scheduler by outcome: written (each create or patch the"
             + " server accepted), aggregated (a repeat folded into a later patch), dropped (queue"
             + " full or not written at shutdown), failed (refused by the server or unreachable)")
         .register(metrics);
-  }
-
-  /** What one {@link #event} call recorded; immutable. */
-  private record Pending(String namespace, String name, String apiVersion, String kind,
-      String uid, String resourceVersion, String type, String reason, String action,
-      String message, Instant at) {
-    String key() {
-      return uid + "/" + reason + "/" + message;
-    }
   }
 
   /** The answer to one write, handed back to the writer thread. */
@@ -126,7 +160,7 @@ public final class KubernetesEventRecorder implements EventRecorder, AutoCloseab
 
   /** One Event written (or being written) and its repeats; confined to the writer thread. */
   private static final class Series {
-    final Pending first;
+    final EventOccurrence first;
     final String name;
     // occurrences recorded; the server has `sent` once the write in flight succeeds
     int count = 1;
@@ -136,10 +170,10 @@ public final class KubernetesEventRecorder implements EventRecorder, AutoCloseab
     // the create was refused: repeats start a new series
     boolean dead;
 
-    Series(Pending first, String name) {
+    Series(EventOccurrence first, String name) {
       this.first = first;
       this.name = name;
-      this.last = first.at;
+      this.last = first.at();
     }
   }
 
@@ -156,7 +190,7 @@ public final class KubernetesEventRecorder implements EventRecorder, AutoCloseab
       return;
     }
     var m = regarding.getMetadata();
-    inbox.add(new Pending(m.getNamespace() == null ? "default" : m.getNamespace(), m.getName(),
+    inbox.add(new EventOccurrence(m.getNamespace(), m.getName(),
         regarding.getApiVersion() == null ? "v1" : regarding.getApiVersion(),
         regarding.getKind() == null ? "Pod" : regarding.getKind(), m.getUid(),
         m.getResourceVersion(), type, reason, action, message, clock.instant()));
@@ -189,12 +223,12 @@ public final class KubernetesEventRecorder implements EventRecorder, AutoCloseab
         if (next instanceof Answer a) {
           inFlight--;
           guarded(() -> answered(a));
-        } else if (next instanceof Pending p) {
+        } else if (next instanceof EventOccurrence p) {
           waiting.addLast(p);
         }
         // the close() wake-up carries nothing: the loop re-checks
         while (inFlight < MAX_IN_FLIGHT && !waiting.isEmpty()) {
-          Pending p = waiting.pollFirst();
+          EventOccurrence p = waiting.pollFirst();
           queued.decrementAndGet();
           guarded(() -> record(p));
         }
@@ -218,11 +252,12 @@ public final class KubernetesEventRecorder implements EventRecorder, AutoCloseab
     }
   }
 
-  private void record(Pending p) {
-    Series s = recent.get(p.key());
-    if (s != null && !s.dead) {
+  private void record(EventOccurrence p) {
+    Object key = format.seriesKey(p);
+    Series s = recent.get(key);
+    if (s != null && !s.dead && !finished(s, p.at())) {
       s.count++;
-      s.last = p.at;
+      s.last = p.at();
       if (s.inFlight) {
         aggregated.increment();
       } else {
@@ -230,9 +265,14 @@ public final class KubernetesEventRecorder implements EventRecorder, AutoCloseab
       }
       return;
     }
-    s = new Series(p, p.name + "." + Long.toHexString(nameNanos(p.at)));
-    recent.put(p.key(), s);
+    s = new Series(p, p.name() + "." + Long.toHexString(nameNanos(p.at())));
+    recent.put(key, s);
     create(s);
+  }
+
+  /** Whether the series has gone without a repeat for longer than the format keeps one open. */
+  private boolean finished(Series s, Instant now) {
+    return format.seriesIdle().map(idle -> s.last.plus(idle).isBefore(now)).orElse(false);
   }
 
   private long nameNanos(Instant at) {
@@ -241,16 +281,14 @@ public final class KubernetesEventRecorder implements EventRecorder, AutoCloseab
   }
 
   private void create(Series s) {
-    Pending p = s.first;
-    String json = EventJson.create(p.namespace, s.name, new EventJson.Regarding(p.apiVersion, p.kind,
-        p.namespace, p.name, p.uid, p.resourceVersion), p.type, p.reason, p.action, p.message, component,
-        timestamp(p.at), timestamp(s.last), s.count);
-    send(s, true, () -> sink.create(p.namespace, json));
+    String namespace = s.first.eventNamespace();
+    String json = format.create(s.first, s.name, s.count, s.last);
+    send(s, true, () -> sink.create(namespace, json));
   }
 
   private void patch(Series s) {
-    String json = "{\"count\":" + s.count + ",\"lastTimestamp\":\"" + timestamp(s.last) + "\"}";
-    send(s, false, () -> sink.patch(s.first.namespace, s.name, json));
+    String json = format.repeat(s.count, s.last);
+    send(s, false, () -> sink.patch(s.first.eventNamespace(), s.name, json));
   }
 
   private void send(Series s, boolean create, java.util.function.Supplier<
@@ -287,8 +325,8 @@ public final class KubernetesEventRecorder implements EventRecorder, AutoCloseab
     if (a.code == 409) {
       LOG.debug("{}: event {} already exists", component, s.name);
     } else {
-      LOG.warn("{}: could not record event {} for {}/{}: {}", component, s.first.reason,
-          s.first.namespace, s.first.name, a.error != null ? String.valueOf(a.error)
+      LOG.warn("{}: could not record event {} for {}/{}: {}", component, s.first.reason(),
+          s.first.eventNamespace(), s.first.name(), a.error != null ? String.valueOf(a.error)
               : "HTTP " + a.code);
     }
   }
@@ -296,10 +334,6 @@ public final class KubernetesEventRecorder implements EventRecorder, AutoCloseab
   private static Throwable unwrap(Throwable t) {
     return t instanceof java.util.concurrent.CompletionException && t.getCause() != null
         ? t.getCause() : t;
-  }
-
-  private static String timestamp(Instant at) {
-    return at.truncatedTo(ChronoUnit.SECONDS).toString();
   }
 
   /** Events queued or waiting for a write slot; informational. */

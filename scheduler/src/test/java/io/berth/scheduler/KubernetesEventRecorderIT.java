@@ -59,30 +59,68 @@ class KubernetesEventRecorderIT {
     await().atMost(WAIT).until(() -> count("written") == 500);
     List<Event> events = events();
     assertThat(events).hasSize(500).allSatisfy(e -> {
-      assertThat(e.getCount()).isEqualTo(1);
-      assertThat(e.getSource().getComponent()).isEqualTo("berth-test");
+      assertThat(e.getCount()).isNull(); // written through events.k8s.io/v1: no deprecatedCount
+      assertThat(e.getSeries()).isNull();
+      assertThat(EventOccurrences.count(e)).isEqualTo(1);
+      assertThat(e.getReportingComponent()).isEqualTo("berth-test");
+      assertThat(e.getReportingInstance()).startsWith("berth-test-");
+      assertThat(e.getEventTime().getTime()).matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{6}Z");
       assertThat(e.getMessage()).isEqualTo("Successfully assigned default/"
           + e.getInvolvedObject().getName() + " to n1");
     });
+    // the same Events through events.k8s.io/v1
+    assertThat(client.resources(io.fabric8.kubernetes.api.model.events.v1.Event.class).inNamespace("default")
+        .list().getItems()).hasSize(500).allSatisfy(e -> {
+          assertThat(e.getReportingController()).isEqualTo("berth-test");
+          assertThat(e.getNote()).startsWith("Successfully assigned default/");
+        });
     assertThat(count("dropped") + count("failed")).isZero();
   }
 
   @Test
-  void repeatsBumpTheCountOfOneEventAndAnEventTheServerLostIsWrittenAgain() {
+  void repeatsSetTheSeriesOfOneEventAndAnEventTheServerLostIsWrittenAgain() {
     for (int i = 0; i < 5; i++) {
-      recorder.event(pod("p"), "Warning", "FailedScheduling", "Scheduling", "0/1 nodes are available");
+      recorder.event(pod("p"), "Warning", "FailedScheduling", "Scheduling", "0/1 nodes are available: " + i);
     }
-    await().atMost(WAIT).untilAsserted(() -> assertThat(events()).singleElement()
-        .satisfies(e -> assertThat(e.getCount()).isEqualTo(5)));
+    await().atMost(WAIT).untilAsserted(() -> assertThat(events()).singleElement().satisfies(e -> {
+      assertThat(e.getSeries().getCount()).isEqualTo(5);
+      assertThat(EventOccurrences.count(e)).isEqualTo(5);
+      assertThat(e.getMessage()).isEqualTo("0/1 nodes are available: 0"); // the first note stays
+    }));
     Event first = events().get(0);
     client.v1().events().inNamespace("default").withName(first.getMetadata().getName()).delete();
     await().atMost(WAIT).until(() -> events().isEmpty());
     recorder.event(pod("p"), "Warning", "FailedScheduling", "Scheduling", "0/1 nodes are available");
     await().atMost(WAIT).untilAsserted(() -> assertThat(events()).singleElement().satisfies(e -> {
       assertThat(e.getMetadata().getName()).isEqualTo(first.getMetadata().getName());
-      assertThat(e.getCount()).isEqualTo(6);
+      assertThat(e.getSeries().getCount()).isEqualTo(6);
       assertThat(e.getReason()).isEqualTo("FailedScheduling");
     }));
+    assertThat(count("failed")).isZero();
+  }
+
+  @Test
+  void aServerWithoutEventsV1GetsCoreV1EventsWithTheirCount() {
+    recorder.close();
+    // discovery of events.k8s.io/v1 fails: the recorder falls back to core/v1
+    cluster.faults().failNext("get", "", 1, 404);
+    assertThat(EventApiDiscovery.servesEventsV1(client)).isFalse();
+    assertThat(EventApiDiscovery.servesEventsV1(client)).isTrue();
+    recorder = new KubernetesEventRecorder(client, "berth-test", metrics, false);
+    for (int i = 0; i < 3; i++) {
+      recorder.event(pod("q"), "Warning", "FailedScheduling", "Scheduling", "0/1 nodes are available");
+    }
+    await().atMost(WAIT).untilAsserted(() -> assertThat(events()).singleElement().satisfies(e -> {
+      assertThat(e.getCount()).isEqualTo(3);
+      assertThat(e.getSeries()).isNull();
+      assertThat(e.getEventTime()).isNull();
+      assertThat(e.getSource().getComponent()).isEqualTo("berth-test");
+      assertThat(EventOccurrences.count(e)).isEqualTo(3);
+    }));
+    assertThat(cluster.requestLog().entries(r -> r.resource().equals("events") && !r.verb().startsWith("get")
+        && !r.verb().equals("list") && !r.verb().equals("delete")))
+        .extracting(r -> r.verb() + " " + r.group()).startsWith("create ").containsOnly("create ", "patch ")
+        .containsOnlyOnce("create "); // repeats during the create are folded into one patch
   }
 
   @Test

@@ -10,7 +10,6 @@ import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -94,9 +93,16 @@ class KubernetesEventRecorderTest {
     }
   }
 
+  private static final Instant NOW = Instant.parse("2026-12-01T12:00:00.123456789Z");
+  /** The test's clock: fixed unless a test moves it. */
+  private volatile Instant now = NOW;
+
   private KubernetesEventRecorder recorder(EventSink sink, Duration closeTimeout) {
-    KubernetesEventRecorder r = new KubernetesEventRecorder(sink, "test-scheduler", metrics,
-        InstantSource.fixed(Instant.parse("2026-12-01T12:00:00.123Z")), closeTimeout);
+    return recorder(sink, new EventsV1EventFormat("test-scheduler", "test-scheduler-host-1"), closeTimeout);
+  }
+
+  private KubernetesEventRecorder recorder(EventSink sink, EventWireFormat format, Duration closeTimeout) {
+    KubernetesEventRecorder r = new KubernetesEventRecorder(sink, format, metrics, () -> now, closeTimeout);
     toClose.add(r);
     return r;
   }
@@ -111,9 +117,41 @@ class KubernetesEventRecorderTest {
   }
 
   @Test
-  void writesTheEventUpstreamsRecorderWould() {
+  void writesTheEventsV1EventUpstreamsRecorderWould() {
     ManualSink sink = new ManualSink();
     KubernetesEventRecorder r = recorder(sink, Duration.ofMillis(200));
+    r.event(pod("p"), "Normal", "Scheduled", "Binding", "Successfully assigned ns/p to n1");
+    await().atMost(WAIT).until(() -> sink.writes.size() == 1);
+    Write w = sink.get(0);
+    assertThat(w.create()).isTrue();
+    assertThat(w.namespace()).isEqualTo("ns");
+    io.fabric8.kubernetes.api.model.events.v1.Event e =
+        JSON.unmarshal(w.json(), io.fabric8.kubernetes.api.model.events.v1.Event.class);
+    assertThat(e.getApiVersion()).isEqualTo("events.k8s.io/v1");
+    assertThat(e.getMetadata().getNamespace()).isEqualTo("ns");
+    assertThat(e.getMetadata().getName()).isEqualTo("p." + Long.toHexString(
+        NOW.getEpochSecond() * 1_000_000_000L + NOW.getNano()));
+    assertThat(e.getRegarding().getUid()).isEqualTo("uid-p");
+    assertThat(e.getRegarding().getKind()).isEqualTo("Pod");
+    assertThat(e.getRegarding().getNamespace()).isEqualTo("ns");
+    assertThat(e.getRegarding().getResourceVersion()).isEqualTo("7");
+    assertThat(e.getReason()).isEqualTo("Scheduled");
+    assertThat(e.getAction()).isEqualTo("Binding");
+    assertThat(e.getType()).isEqualTo("Normal");
+    assertThat(e.getNote()).isEqualTo("Successfully assigned ns/p to n1");
+    assertThat(e.getReportingController()).isEqualTo("test-scheduler");
+    assertThat(e.getReportingInstance()).isEqualTo("test-scheduler-host-1");
+    assertThat(e.getEventTime().getTime()).isEqualTo("2026-12-01T12:00:00.123456Z");
+    assertThat(e.getSeries()).isNull();
+    assertThat(w.json()).doesNotContain("deprecated", "count", "series");
+    w.answer().complete(201);
+    await().atMost(WAIT).until(() -> count("written") == 1);
+  }
+
+  @Test
+  void theCoreV1FormatWritesTheEventUpstreamsLegacyRecorderWould() {
+    ManualSink sink = new ManualSink();
+    KubernetesEventRecorder r = recorder(sink, new CoreV1EventFormat("test-scheduler"), Duration.ofMillis(200));
     r.event(pod("p"), "Normal", "Scheduled", "Binding", "Successfully assigned ns/p to n1");
     await().atMost(WAIT).until(() -> sink.writes.size() == 1);
     Write w = sink.get(0);
@@ -132,7 +170,15 @@ class KubernetesEventRecorderTest {
     assertThat(e.getCount()).isEqualTo(1);
     assertThat(e.getFirstTimestamp()).isEqualTo("2026-12-01T12:00:00Z");
     w.answer().complete(201);
-    await().atMost(WAIT).until(() -> count("written") == 1);
+    // core/v1 repeats are by message: the same message patches the count, another one is another Event
+    r.event(pod("p"), "Normal", "Scheduled", "Binding", "Successfully assigned ns/p to n1");
+    await().atMost(WAIT).until(() -> sink.writes.size() == 2);
+    assertThat(sink.get(1).create()).isFalse();
+    assertThat(sink.get(1).json()).isEqualTo("{\"count\":2,\"lastTimestamp\":\"2026-12-01T12:00:00Z\"}");
+    sink.get(1).answer().complete(200);
+    r.event(pod("p"), "Normal", "Scheduled", "Binding", "Successfully assigned ns/p to n2");
+    await().atMost(WAIT).until(() -> sink.writes.size() == 3);
+    assertThat(sink.get(2).create()).isTrue();
   }
 
   @Test
@@ -149,17 +195,46 @@ class KubernetesEventRecorderTest {
     Write patch = sink.get(1);
     assertThat(patch.create()).isFalse();
     assertThat(patch.name()).isEqualTo(sink.get(0).name());
-    assertThat(patch.json()).isEqualTo("{\"count\":5,\"lastTimestamp\":\"2026-12-01T12:00:00Z\"}");
+    assertThat(patch.json()).isEqualTo(
+        "{\"series\":{\"count\":5,\"lastObservedTime\":\"2026-12-01T12:00:00.123456Z\"}}");
     patch.answer().complete(200);
     // a repeat after that patches at once, with the running count
     r.event(pod("p"), "Warning", "FailedScheduling", "Scheduling", "0/3 nodes are available");
     await().atMost(WAIT).until(() -> sink.writes.size() == 3);
     assertThat(sink.get(2).count()).isEqualTo(6);
-    // another message is another Event
+    sink.get(2).answer().complete(200);
+    // another note is the same series (upstream's isomorphic events do not compare the note)
     r.event(pod("p"), "Warning", "FailedScheduling", "Scheduling", "0/4 nodes are available");
     await().atMost(WAIT).until(() -> sink.writes.size() == 4);
-    assertThat(sink.get(3).create()).isTrue();
-    assertThat(sink.get(3).name()).isNotEqualTo(sink.get(0).name());
+    assertThat(sink.get(3).create()).isFalse();
+    assertThat(sink.get(3).count()).isEqualTo(7);
+    sink.get(3).answer().complete(200);
+    // the object changed (another resourceVersion): another Event
+    Pod changed = pod("p");
+    changed.getMetadata().setResourceVersion("8");
+    r.event(changed, "Warning", "FailedScheduling", "Scheduling", "0/4 nodes are available");
+    await().atMost(WAIT).until(() -> sink.writes.size() == 5);
+    assertThat(sink.get(4).create()).isTrue();
+    assertThat(sink.get(4).name()).isNotEqualTo(sink.get(0).name());
+    assertThat(sink.get(4).json()).doesNotContain("series");
+  }
+
+  @Test
+  void aSeriesWithoutARepeatForSixMinutesIsFinishedAndTheNextOccurrenceIsANewEvent() {
+    ManualSink sink = new ManualSink();
+    sink.answerAll(java.util.concurrent.ForkJoinPool.commonPool());
+    KubernetesEventRecorder r = recorder(sink, Duration.ofMillis(200));
+    r.event(pod("p"), "Warning", "FailedScheduling", "Scheduling", "m");
+    await().atMost(WAIT).until(() -> count("written") == 1);
+    now = NOW.plus(EventsV1EventFormat.SERIES_IDLE);
+    r.event(pod("p"), "Warning", "FailedScheduling", "Scheduling", "m");
+    await().atMost(WAIT).until(() -> count("written") == 2);
+    assertThat(sink.get(1).create()).isFalse(); // exactly six minutes: still the series
+    now = now.plus(EventsV1EventFormat.SERIES_IDLE).plusNanos(1000);
+    r.event(pod("p"), "Warning", "FailedScheduling", "Scheduling", "m");
+    await().atMost(WAIT).until(() -> count("written") == 3);
+    assertThat(sink.get(2).create()).isTrue();
+    assertThat(sink.get(2).name()).isNotEqualTo(sink.get(0).name());
   }
 
   @Test
@@ -177,6 +252,12 @@ class KubernetesEventRecorderTest {
     assertThat(again.create()).isTrue();
     assertThat(again.name()).isEqualTo(sink.get(0).name());
     assertThat(again.count()).isEqualTo(2);
+    // the Event written again carries its series, as upstream's create after a patch's 404
+    io.fabric8.kubernetes.api.model.events.v1.Event e =
+        JSON.unmarshal(again.json(), io.fabric8.kubernetes.api.model.events.v1.Event.class);
+    assertThat(e.getSeries().getCount()).isEqualTo(2);
+    assertThat(e.getSeries().getLastObservedTime().getTime()).isEqualTo("2026-12-01T12:00:00.123456Z");
+    assertThat(e.getNote()).isEqualTo("m");
   }
 
   @Test
@@ -271,13 +352,14 @@ class KubernetesEventRecorderTest {
 
       @Override
       public CompletableFuture<Integer> create(String namespace, String json) {
-        Event e = JSON.unmarshal(json, Event.class);
+        var e = JSON.unmarshal(json, io.fabric8.kubernetes.api.model.events.v1.Event.class);
         String name = e.getMetadata().getName();
+        int count = e.getSeries() == null ? 1 : e.getSeries().getCount();
         return answer(() -> {
-          if (server.putIfAbsent(name, e.getCount()) != null) {
+          if (server.putIfAbsent(name, count) != null) {
             errors.add("created twice: " + name);
           }
-          reasonOf.put(name, e.getInvolvedObject().getName() + "/" + e.getReason());
+          reasonOf.put(name, e.getRegarding().getName() + "/" + e.getReason());
         });
       }
 

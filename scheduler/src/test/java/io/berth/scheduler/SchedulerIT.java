@@ -247,7 +247,7 @@ class SchedulerIT {
     assertThat(bound).containsOnlyKeys("for-a", "for-b");
     await().atMost(WAIT).untilAsserted(() -> assertThat(client.v1().events().inNamespace("default")
         .list().getItems().stream().filter(e -> "Scheduled".equals(e.getReason()))
-        .map(e -> e.getSource().getComponent()).toList()).containsExactlyInAnyOrder("berth-a", "berth-b"));
+        .map(e -> e.getReportingComponent()).toList()).containsExactlyInAnyOrder("berth-a", "berth-b"));
     assertThat(client.pods().inNamespace("default").withName("for-default").get().getSpec()
         .getNodeName()).isNull();
   }

@@ -184,7 +184,7 @@ public final class PreemptionEndToEndRun {
       String name = e.getInvolvedObject() == null ? "" : e.getInvolvedObject().getName();
       boolean window = name.startsWith("high") || "Preempted".equals(e.getReason());
       if (window) {
-        byReason.merge(e.getReason(), e.getCount() == null ? 1L : e.getCount(), Long::sum);
+        byReason.merge(e.getReason(), (long) io.berth.scheduler.EventOccurrences.count(e), Long::sum);
       }
     }
     StringBuilder out = new StringBuilder(String.format("%nevents: %.2f creates per preemptor,"

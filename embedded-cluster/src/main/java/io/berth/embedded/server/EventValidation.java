@@ -11,7 +11,7 @@ import tools.jackson.databind.JsonNode;
  * holds. Every Event, whichever API wrote it, passes the legacy checks: without an {@code eventTime} its namespace
  * must agree with {@code involvedObject.namespace}; with one, {@code reportingController} (a qualified name),
  * {@code reportingInstance}, {@code action} and {@code reason} are required and length-limited and the message (the
- * note) is at most {@value #NOTE_LENGTH_LIMIT} characters. A create through events.k8s.io/v1 also needs an
+ * note) is at most {@value #NOTE_LENGTH_LIMIT} bytes (upstream's limits count the UTF-8 bytes, Go's {@code len}). A create through events.k8s.io/v1 also needs an
  * {@code eventTime}, a type of Normal or Warning, a valid series and none of the deprecated fields; an update
  * through it may change nothing but the metadata and the series. Failures are 422 Invalid listing every field, as
  * upstream's aggregated field errors read. Stateless and thread-safe.
@@ -109,7 +109,7 @@ final class EventValidation {
     required(errors, "reportingInstance", text(event, "reportingInstance"), REPORTING_INSTANCE_LENGTH_LIMIT);
     required(errors, "action", text(event, "action"), ACTION_LENGTH_LIMIT);
     required(errors, "reason", text(event, "reason"), REASON_LENGTH_LIMIT);
-    if (text(event, "message").length() > NOTE_LENGTH_LIMIT) {
+    if (utf8Length(text(event, "message")) > NOTE_LENGTH_LIMIT) {
       errors.add("message: Invalid value: \"\": can have at most " + NOTE_LENGTH_LIMIT + " characters");
     }
   }
@@ -118,9 +118,23 @@ final class EventValidation {
     if (value.isEmpty()) {
       errors.add(field + ": Required value");
     }
-    if (value.length() > limit) {
+    if (utf8Length(value) > limit) {
       errors.add(field + ": Invalid value: \"\": can have at most " + limit + " characters");
     }
+  }
+
+  /** Go's {@code len} of a string: its UTF-8 bytes, which is what upstream's length limits count. */
+  static int utf8Length(String s) {
+    int bytes = s.length();
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (c >= 0x800 && !Character.isSurrogate(c)) {
+        bytes += 2;
+      } else if (c >= 0x80) {
+        bytes += 1; // two bytes for U+0080..U+07FF; a surrogate pair is four bytes, two per half
+      }
+    }
+    return bytes;
   }
 
   private static void series(JsonNode event, List<String> errors) {

@@ -1,5 +1,6 @@
 package io.berth.simulator.dashboard;
 
+import io.berth.scheduler.EventOccurrences;
 import io.berth.framework.QueuedPodInfo;
 import io.berth.informer.Lister;
 import io.berth.scheduler.explain.ExplainJson;
@@ -166,7 +167,7 @@ final class DashboardData {
             && name.equals(e.getInvolvedObject().getName()))
         .sorted(Comparator.comparing(DashboardData::eventTime))
         .forEach(e -> podEvents.add(map("type", e.getType(), "reason", e.getReason(), "message", e.getMessage(),
-            "count", e.getCount(), "time", eventTime(e))));
+            "count", EventOccurrences.count(e), "time", eventTime(e))));
     out.put("events", podEvents);
     Explanation recorded = run.scheduler().explainer().explain(namespace, name);
     if (!recorded.isEmpty()) {
@@ -343,9 +344,7 @@ final class DashboardData {
   }
 
   static String eventTime(Event e) {
-    String t = e.getLastTimestamp() != null ? e.getLastTimestamp() : e.getEventTime() != null
-        ? e.getEventTime().getTime() : e.getMetadata().getCreationTimestamp();
-    return t == null ? "" : t;
+    return EventOccurrences.lastObserved(e).orElse("");
   }
 
   /** An insertion-ordered map of alternating keys and values (values may be null). */

@@ -1,6 +1,7 @@
 package io.berth.simulator.dashboard;
 
 import io.berth.informer.ResourceEventHandler;
+import io.berth.scheduler.EventOccurrences;
 import io.fabric8.kubernetes.api.model.Event;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -8,7 +9,9 @@ import java.util.Objects;
 
 /**
  * Feeds the dashboard's {@link EventBuffer} from an informer on core/v1 Events: each new Event, and each repeat of
- * one (its {@code count} grew, as the recorders aggregate repeats), becomes one entry naming the involved object.
+ * one (its count grew, as the recorders aggregate repeats: {@code series.count} for an Event the scheduler wrote
+ * through events.k8s.io/v1, {@code count} for a core/v1 one; {@link EventOccurrences}), becomes one entry naming the
+ * involved object, at the time of its latest occurrence.
  * Events already in the informer's initial list are skipped unless {@code includeInitial}. Thread-safe: holds no
  * state of its own; the informer calls it from one thread at a time.
  */
@@ -31,7 +34,7 @@ final class KubernetesEventFeed implements ResourceEventHandler<Event> {
 
   @Override
   public void onUpdate(Event oldEvent, Event newEvent) {
-    if (!Objects.equals(oldEvent.getCount(), newEvent.getCount())
+    if (EventOccurrences.count(oldEvent) != EventOccurrences.count(newEvent)
         || !Objects.equals(oldEvent.getMessage(), newEvent.getMessage())) {
       append(newEvent);
     }
