@@ -49,7 +49,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class Scheduler {
   private static final Logger LOG = LoggerFactory.getLogger(Scheduler.class);
-  private static final int MAX_MESSAGE = 1024;
 
   private final SchedulingQueue queue;
   private final SchedulerCache cache;
@@ -455,9 +454,7 @@ public final class Scheduler {
     if (nominating != null && nominating.mode() == NominatingInfo.Mode.OVERRIDE) {
       queue.addNominatedPod(pInfo.podInfo(), nominating);
     }
-    String truncated = message.length() > MAX_MESSAGE ? message.substring(0, MAX_MESSAGE - 3)
-        + "..." : message;
-    fw.eventRecorder().event(pod, "Warning", "FailedScheduling", "Scheduling", truncated);
+    fw.eventRecorder().event(pod, "Warning", "FailedScheduling", "Scheduling", EventNotes.truncate(message));
     if (cached.isPresent()) {
       try {
         String nominated = nominating != null && nominating.mode() == NominatingInfo.Mode.OVERRIDE
