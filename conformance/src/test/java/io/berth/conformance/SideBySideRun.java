@@ -61,6 +61,8 @@ public final class SideBySideRun {
   private static final String KCM_REPLICASET = "system:serviceaccount:kube-system:replicaset-controller";
   private static final String KUBE_SCHEDULER = "system:kube-scheduler";
   private static final String BERTH_SCHEDULER = "system:serviceaccount:kube-system:berth-scheduler";
+  /** The floor contestant, {@link NullBinder}; it runs as Berth's scheduler identity, with the same grants. */
+  private static final String BIND_ONLY = "bind-only";
   private static final String BERTH_CM = "system:serviceaccount:kube-system:berth-controller-manager";
   private static final int API_QPS = 100;
   private static final int API_BURST = 200;
@@ -83,6 +85,11 @@ public final class SideBySideRun {
    * run itself: 11,000 pods took over 10 minutes on the loaded 2-core machine.
    */
   private boolean keepPods;
+  /**
+   * {@code --floor true}: each round also runs {@link NullBinder} (bind-only, no scheduling) after Berth, the bound on
+   * pods/s that the control plane and this machine leave for any scheduler making the same two writes per pod.
+   */
+  private boolean floor;
   /** kwok's node Lease duration ({@code conformance/up --node-lease-seconds}). */
   private int leaseSeconds;
 
@@ -109,6 +116,7 @@ public final class SideBySideRun {
     opts.put("--init-pods", "auto");
     opts.put("--node-lease-seconds", "auto");
     opts.put("--keep-pods", "false");
+    opts.put("--floor", "false");
     for (int i = 0; i < args.length; i++) {
       String[] kv = args[i].split("=", 2);
       if (!opts.containsKey(kv[0])) {
@@ -135,6 +143,7 @@ public final class SideBySideRun {
     run.initPods = init.equals("auto") ? (Integer.parseInt(opts.get("--nodes")) <= 500 ? 500 : 1000)
         : Integer.parseInt(init);
     run.keepPods = Boolean.parseBoolean(opts.get("--keep-pods"));
+    run.floor = Boolean.parseBoolean(opts.get("--floor"));
     String lease = opts.get("--node-lease-seconds");
     run.leaseSeconds = lease.equals("auto") ? autoLeaseSeconds(Integer.parseInt(opts.get("--nodes")))
         : Integer.parseInt(lease);
@@ -173,9 +182,13 @@ public final class SideBySideRun {
         table.add("| --- | --- | --- | --- | --- | --- | --- |");
         List<SchedulingResult> kube = new ArrayList<>();
         List<SchedulingResult> berth = new ArrayList<>();
+        List<SchedulingResult> bindOnly = new ArrayList<>();
         for (int r = 0; r < rounds; r++) {
           kube.add(row(schedule("kube-scheduler", r, pods)));
           berth.add(row(schedule("berth", r, pods)));
+          if (floor) {
+            bindOnly.add(row(schedule(BIND_ONLY, r, pods)));
+          }
         }
         table.add("");
         table.add(String.format("Berth / kube-scheduler: pods/s %.2f×, p50 %.2f×, p99 %.2f×, CPU per pod %.2f×",
@@ -183,6 +196,11 @@ public final class SideBySideRun {
             mean(berth, SchedulingResult::p50Ms) / mean(kube, SchedulingResult::p50Ms),
             mean(berth, SchedulingResult::p99Ms) / mean(kube, SchedulingResult::p99Ms),
             mean(berth, SchedulingResult::cpuSeconds) / mean(kube, SchedulingResult::cpuSeconds)));
+        if (floor) {
+          table.add(String.format("bind-only (no scheduling) / kube-scheduler: pods/s %.2f×, CPU per pod %.2f×",
+              mean(bindOnly, SchedulingResult::podsPerSecond) / mean(kube, SchedulingResult::podsPerSecond),
+              mean(bindOnly, SchedulingResult::cpuSeconds) / mean(kube, SchedulingResult::cpuSeconds)));
+        }
       }
       if (!requestKinds.isEmpty()) {
         table.add("");
@@ -243,7 +261,7 @@ public final class SideBySideRun {
 
   private SchedulingResult schedule(String who, int round, int pods) throws Exception {
     boolean kube = who.equals("kube-scheduler");
-    String profile = "bench-" + (kube ? "kube" : "berth");
+    String profile = "bench-" + (kube ? "kube" : who.equals(BIND_ONLY) ? "bindonly" : "berth");
     String ns = profile + "-" + round;
     namespace(ns);
     Path work = dir.resolve("bench");
@@ -265,7 +283,7 @@ public final class SideBySideRun {
     if (backlog) {
       return scheduleBacklog(who, round, pods, ns, profile, config, log);
     }
-    Process process = startScheduler(kube, round, config, log);
+    Process process = startScheduler(who, round, config, log, profile);
     String user = kube ? KUBE_SCHEDULER : BERTH_SCHEDULER;
     try {
       // warm up: one pod bound means the scheduler has synced and is placing
@@ -301,8 +319,18 @@ public final class SideBySideRun {
     }
   }
 
-  private Process startScheduler(boolean kube, int round, Path config, Path log) throws IOException {
-    if (kube) {
+  private Process startScheduler(String who, int round, Path config, Path log, String profile) throws IOException {
+    if (who.equals(BIND_ONLY)) {
+      List<String> command = berthJava(null, round);
+      String classes = Path.of(NullBinder.class.getProtectionDomain().getCodeSource().getLocation().getPath())
+          .toString();
+      command.addAll(List.of("-cp", classes + java.io.File.pathSeparator + schedulerJar, NullBinder.class.getName(),
+          "--kubeconfig", kubeconfig("berth-scheduler").toString(), "--scheduler-name", profile));
+      ProcessBuilder b = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+      b.environment().remove("KUBECONFIG");
+      return b.start();
+    }
+    if (who.equals("kube-scheduler")) {
       String kc = kubeconfig("kube-scheduler").toString();
       return new ProcessBuilder(bin.resolve("kube-scheduler").toString(), "--config", config.toString(),
           "--authentication-kubeconfig", kc, "--authorization-kubeconfig", kc, "--bind-address=127.0.0.1",
@@ -332,12 +360,14 @@ public final class SideBySideRun {
     Process process = null;
     Map<String, Double> threadsBefore = Map.of();
     Map<String, Double> serverBefore;
+    MachineCpu machineBefore;
+    double harnessBefore;
     try (Watch watch = watchBindings(ns, bound)) {
       long requestsBefore;
       double cpuBefore;
       if (initPods > 0) {
         // warm first, as scheduler_perf's initPods; then freeze the process while the backlog is created
-        process = startScheduler(kube, round, config, log);
+        process = startScheduler(who, round, config, log, profile);
         bindInitPods(who, round, ns, profile, bound, log);
         signal(process, "STOP");
         say("%s round %d: stopped; creating a backlog of %d pods", who, round, pods);
@@ -346,6 +376,8 @@ public final class SideBySideRun {
         cpuBefore = cpuSeconds(process.pid());
         threadsBefore = threadCpu(process.pid());
         serverBefore = controlPlaneCpu();
+        machineBefore = MachineCpu.read();
+        harnessBefore = cpuSeconds(ProcessHandle.current().pid());
         signal(process, "CONT");
       } else {
         say("%s round %d: creating a backlog of %d pods", who, round, pods);
@@ -353,11 +385,15 @@ public final class SideBySideRun {
         requestsBefore = audit(user);
         cpuBefore = 0;
         serverBefore = controlPlaneCpu();
-        process = startScheduler(kube, round, config, log);
+        machineBefore = MachineCpu.read();
+        harnessBefore = cpuSeconds(ProcessHandle.current().pid());
+        process = startScheduler(who, round, config, log, profile);
       }
       waitFor(() -> bound.size() >= pods + initPods, 1800, who + " binds " + pods + " pods (see " + log + ")");
       double cpu = cpuSeconds(process.pid()) - cpuBefore;
       Map<String, Double> serverAfter = controlPlaneCpu();
+      MachineCpu machine = MachineCpu.read().minus(machineBefore);
+      double harness = cpuSeconds(ProcessHandle.current().pid()) - harnessBefore;
       if (!kube) {
         reportThreadCpu(who, pods, threadsBefore, threadCpu(process.pid()));
       }
@@ -365,6 +401,7 @@ public final class SideBySideRun {
           .mapToLong(Map.Entry::getValue).sorted().toArray();
       long requests = audit(user) - requestsBefore;
       requestKinds(who + flagsTag(kube, round), pods, user, requestsBefore, serverBefore, serverAfter);
+      machineShare(who + flagsTag(kube, round), pods, machine, cpu, harness);
       return new SchedulingResult(who + " (backlog)" + flagsTag(kube, round), pods, (pods - 1) / ((times[times.length - 1] - times[0]) / 1e9),
           Double.NaN, Double.NaN, cpu, requests);
     } finally {
@@ -622,6 +659,25 @@ public final class SideBySideRun {
     say("requests per pod by kind: %s", line);
   }
 
+  /**
+   * Prints (and keeps for the table) where the whole machine's CPU went in one measured window: how busy its cores
+   * were, the CPU per pod of the scheduler against everything else (the control plane, the harness, the rest of the
+   * machine), and the pods/s a scheduler costing no CPU at all would reach on these cores if everything else cost
+   * the same per pod. That ceiling holds only while the cores are saturated (busy near 100%); it bounds what any
+   * scheduler can show against another on this machine.
+   */
+  private void machineShare(String who, int pods, MachineCpu machine, double schedulerCpu, double harnessCpu) {
+    double busyMs = 1000 * machine.busySeconds() / pods;
+    double schedulerMs = 1000 * schedulerCpu / pods;
+    double restMs = busyMs - schedulerMs;
+    String line = String.format("%s: machine %.0f%% busy on %d cores; CPU per pod %.2f ms, of which the scheduler "
+        + "%.2f, the harness %.2f, everything else %.2f; a scheduler costing no CPU: at most %.0f pods/s",
+        who, 100 * machine.busySeconds() / machine.totalSeconds(), machine.cores(), busyMs, schedulerMs,
+        1000 * harnessCpu / pods, restMs, machine.cores() * 1000 / restMs);
+    requestKinds.add(line);
+    say("%s", line);
+  }
+
   /** How many requests {@code user} has made so far, from the audit log. */
   private long audit(String user) {
     Path file = dir.resolve("logs").resolve("audit.log");
@@ -672,13 +728,14 @@ public final class SideBySideRun {
   }
 
   /**
-   * CPU seconds so far of the control plane's processes (kube-apiserver, etcd, kwok, from {@code DIR/pids/}), by name:
+   * CPU seconds so far of the control plane's processes (kube-apiserver, etcd, kwok, kube-controller-manager, from
+   * {@code DIR/pids/}), by name:
    * what the API server side spends while one scheduler's measured window runs (the harness's own watch and the
    * node Lease renewals included, alike for both schedulers).
    */
   private Map<String, Double> controlPlaneCpu() {
     Map<String, Double> cpu = new java.util.TreeMap<>();
-    for (String name : List.of("kube-apiserver", "etcd", "kwok")) {
+    for (String name : List.of("kube-apiserver", "etcd", "kwok", "kube-controller-manager")) {
       try {
         cpu.put(name, cpuSeconds(Long.parseLong(Files.readString(dir.resolve("pids").resolve(name + ".pid")).trim())));
       } catch (IOException | RuntimeException e) {
@@ -717,19 +774,20 @@ public final class SideBySideRun {
     throw new IllegalStateException(dir.resolve("env") + " names no " + key);
   }
 
-  /**
-   * The command line that starts one of Berth's jars: this JVM's {@code java} (or {@code $BERTH_BENCH_JAVA}),
-   * {@code -Xmx1g}, then {@code $BERTH_BENCH_JAVA_OPTS} split at spaces (JVM flags to compare, e.g.
-   * {@code -XX:TieredStopAtLevel=1}; they reach only Berth's daemons, not this harness), then {@code -jar jar}.
-   * With {@code $BERTH_BENCH_JAVA_OPTS_ALT} set, odd rounds (the second, fourth...) use it instead: two sets of flags
-   * interleaved on one control plane ({@code --rounds 4}: A, B, A, B, each after its own kube-scheduler round).
-   */
   /** Which of the two flag sets a Berth round ran with, when {@code $BERTH_BENCH_JAVA_OPTS_ALT} is set. */
   private static String flagsTag(boolean kube, int round) {
     return kube || System.getenv("BERTH_BENCH_JAVA_OPTS_ALT") == null ? ""
         : round % 2 == 1 ? " [ALT flags]" : " [flags]";
   }
 
+  /**
+   * The command line that starts one of Berth's jars: this JVM's {@code java} (or {@code $BERTH_BENCH_JAVA}),
+   * {@code -Xmx1g}, then {@code $BERTH_BENCH_JAVA_OPTS} split at spaces (JVM flags to compare, e.g.
+   * {@code -XX:TieredStopAtLevel=1}; they reach only Berth's daemons, not this harness), then {@code -jar jar}
+   * (nothing for a null {@code jar}: the caller adds its class path and main class).
+   * With {@code $BERTH_BENCH_JAVA_OPTS_ALT} set, odd rounds (the second, fourth...) use it instead: two sets of flags
+   * interleaved on one control plane ({@code --rounds 4}: A, B, A, B, each after its own kube-scheduler round).
+   */
   private static List<String> berthJava(Path jar, int round) {
     String java = System.getenv("BERTH_BENCH_JAVA");
     List<String> command = new ArrayList<>(List.of(java == null || java.isBlank()
@@ -740,7 +798,9 @@ public final class SideBySideRun {
     if (opts != null && !opts.isBlank()) {
       command.addAll(List.of(opts.trim().split("\\s+")));
     }
-    command.addAll(List.of("-jar", jar.toString()));
+    if (jar != null) {
+      command.addAll(List.of("-jar", jar.toString()));
+    }
     return command;
   }
 
