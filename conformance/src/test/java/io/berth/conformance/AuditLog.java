@@ -21,10 +21,16 @@ final class AuditLog {
 
   /**
    * One completed request. {@code code} is the HTTP status the server answered; {@code apiGroup} is {@code ""} for
-   * the core group, {@code namespace} {@code ""} for a cluster-scoped request.
+   * the core group, {@code namespace} {@code ""} for a cluster-scoped request; {@code completed} is when the server
+   * finished it (the event's {@code stageTimestamp}; {@link java.time.Instant#EPOCH} when absent).
    */
   record Entry(String user, String verb, String uri, String apiGroup, String namespace, String resource,
-      String subresource, String name, int code, String message) {
+      String subresource, String name, int code, String message, java.time.Instant completed) {
+
+    Entry(String user, String verb, String uri, String apiGroup, String namespace, String resource,
+        String subresource, String name, int code, String message) {
+      this(user, verb, uri, apiGroup, namespace, resource, subresource, name, code, message, java.time.Instant.EPOCH);
+    }
 
     /** Refused by the server: any 4xx or 5xx. */
     boolean refused() {
@@ -119,6 +125,11 @@ final class AuditLog {
     return new Entry(event.path("user").path("username").asString(), event.path("verb").asString(),
         event.path("requestURI").asString(), ref.path("apiGroup").asString(""), ref.path("namespace").asString(""),
         ref.path("resource").asString(""), ref.path("subresource").asString(""), ref.path("name").asString(""),
-        status.path("code").asInt(0), status.path("message").asString(""));
+        status.path("code").asInt(0), status.path("message").asString(""), completed(event));
+  }
+
+  private static java.time.Instant completed(JsonNode event) {
+    String stamp = event.path("stageTimestamp").asString("");
+    return stamp.isEmpty() ? java.time.Instant.EPOCH : java.time.Instant.parse(stamp);
   }
 }

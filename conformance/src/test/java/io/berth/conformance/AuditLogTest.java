@@ -89,4 +89,16 @@ class AuditLogTest {
   void aMissingFileHasNoEntries() {
     assertThat(new AuditLog(dir.resolve("absent.log")).entries(e -> true)).isEmpty();
   }
+
+  @Test
+  void readsWhenTheServerCompletedEachRequest() throws Exception {
+    Path file = dir.resolve("audit.log");
+    String stamped = event("ResponseComplete", USER, "create", "/api/v1/namespaces/ns/pods/a/binding", 201, null)
+        .replace("\"stage\":", "\"stageTimestamp\":\"2026-12-02T19:20:01.123456Z\",\"stage\":");
+    String unstamped = event("ResponseComplete", USER, "create", "/api/v1/namespaces/ns/pods/b/binding", 201, null);
+    Files.write(file, List.of(stamped, unstamped, ""));
+
+    assertThat(new AuditLog(file).entries(e -> true)).extracting(AuditLog.Entry::completed).containsExactly(
+        java.time.Instant.parse("2026-12-02T19:20:01.123456Z"), java.time.Instant.EPOCH);
+  }
 }
