@@ -42,7 +42,8 @@ import tools.jackson.databind.json.JsonMapper;
  * (default plugins, clientConnection qps/burst 5000 as scheduler_perf sets them, no leader election; only the
  * profile's schedulerName and the identity differ); then a Deployment of R replicas rolled out by
  * kube-controller-manager's deployment and replicaset controllers and then by Berth's controller manager (same
- * {@code --kube-api-qps/--kube-api-burst}; the pods placed by the same kube-scheduler, run by the same kwok).
+ * {@code --kube-api-qps/--kube-api-burst}; the pods placed by the same kube-scheduler, one started for this half at
+ * qps 5000 with its own schedulerName, and run by the same kwok).
  *
  * <p>Per scheduler: pods/s from the first create to the last binding seen, p50/p99 from each pod's create call to
  * its binding (seen on a watch), the scheduler process's CPU seconds and its API requests per pod (from the audit
@@ -65,6 +66,8 @@ public final class SideBySideRun {
   private static final String BIND_ONLY = "bind-only";
   private static final String BERTH_CM = "system:serviceaccount:kube-system:berth-controller-manager";
   private static final int API_QPS = 100;
+  /** The schedulerName of the rollouts' pods, placed by a kube-scheduler started for the Deployment half. */
+  private static final String ROLLOUT_SCHEDULER = "bench-rollout";
   private static final int API_BURST = 200;
 
   private final Path scripts;
@@ -90,6 +93,8 @@ public final class SideBySideRun {
    * pods/s that the control plane and this machine leave for any scheduler making the same two writes per pod.
    */
   private boolean floor;
+  // the replicas of the Deployment each controller manager makes available before the measured one (1: synced only)
+  private int rolloutWarmup = 1;
   /** kwok's node Lease duration ({@code conformance/up --node-lease-seconds}). */
   private int leaseSeconds;
 
@@ -105,7 +110,7 @@ public final class SideBySideRun {
       long requests, double withEventsPerSecond) {}
 
   /** One controller manager's measured rollout. */
-  record RolloutResult(String who, int replicas, double secondsToAvailable, long requests) {}
+  record RolloutResult(String who, int replicas, double secondsToAvailable, long requests, double cpuSeconds) {}
 
   public static void main(String[] args) throws Exception {
     Map<String, String> opts = new LinkedHashMap<>(Map.of("--nodes", "500", "--pods", "2000", "--replicas", "1000",
@@ -117,6 +122,7 @@ public final class SideBySideRun {
     opts.put("--node-lease-seconds", "auto");
     opts.put("--keep-pods", "false");
     opts.put("--floor", "false");
+    opts.put("--rollout-warmup", "1");
     for (int i = 0; i < args.length; i++) {
       String[] kv = args[i].split("=", 2);
       if (!opts.containsKey(kv[0])) {
@@ -144,6 +150,7 @@ public final class SideBySideRun {
         : Integer.parseInt(init);
     run.keepPods = Boolean.parseBoolean(opts.get("--keep-pods"));
     run.floor = Boolean.parseBoolean(opts.get("--floor"));
+    run.rolloutWarmup = Integer.parseInt(opts.get("--rollout-warmup"));
     String lease = opts.get("--node-lease-seconds");
     run.leaseSeconds = lease.equals("auto") ? autoLeaseSeconds(Integer.parseInt(opts.get("--nodes")))
         : Integer.parseInt(lease);
@@ -216,13 +223,27 @@ public final class SideBySideRun {
       }
       if (!skip.contains("deployment")) {
         table.add("");
-        table.add("| controller manager | replicas | s to available | API requests/pod |");
-        table.add("| --- | --- | --- | --- |");
+        table.add("| controller manager | replicas | s to available | API requests/pod | controllers' CPU s |");
+        table.add("| --- | --- | --- | --- | --- |");
         List<RolloutResult> kcm = new ArrayList<>();
         List<RolloutResult> berth = new ArrayList<>();
-        for (int r = 0; r < rounds; r++) {
-          kcm.add(row(rollout("kube-controller-manager", r, replicas)));
-          berth.add(row(rollout("berth", r, replicas)));
+        // the rollouts' pods are placed by a kube-scheduler of their own at qps 5000 (conformance/up's default
+        // scheduler keeps client-go's 50 qps, which would bound both rollouts alike)
+        Path work = dir.resolve("bench");
+        Files.createDirectories(work);
+        Process placer = startScheduler("kube-scheduler", 0,
+            schedulerConfig(work, ROLLOUT_SCHEDULER, "kube-scheduler"), work.resolve(ROLLOUT_SCHEDULER + ".log"),
+            ROLLOUT_SCHEDULER);
+        try {
+          for (int r = 0; r < rounds; r++) {
+            kcm.add(row(rollout("kube-controller-manager", r, replicas)));
+            berth.add(row(rollout("berth", r, replicas)));
+          }
+        } finally {
+          placer.destroy();
+          if (!placer.waitFor(30, TimeUnit.SECONDS)) {
+            placer.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+          }
         }
         table.add("");
         table.add(String.format("Berth / kube-controller-manager: time to available %.2f×, requests per pod %.2f×",
@@ -250,8 +271,8 @@ public final class SideBySideRun {
   }
 
   private RolloutResult row(RolloutResult r) {
-    table.add(String.format("| %s | %d | %.1f | %.2f |", r.who(), r.replicas(), r.secondsToAvailable(),
-        (double) r.requests() / r.replicas()));
+    table.add(String.format("| %s | %d | %.1f | %.2f | %.1f |", r.who(), r.replicas(), r.secondsToAvailable(),
+        (double) r.requests() / r.replicas(), r.cpuSeconds()));
     say("%s", table.get(table.size() - 1));
     return r;
   }
@@ -273,19 +294,7 @@ public final class SideBySideRun {
     namespace(ns);
     Path work = dir.resolve("bench");
     Files.createDirectories(work);
-    Path config = work.resolve(profile + ".yaml");
-    Files.writeString(config, String.join("\n",
-        "apiVersion: kubescheduler.config.k8s.io/v1",
-        "kind: KubeSchedulerConfiguration",
-        "clientConnection:",
-        "  kubeconfig: " + kubeconfig(kube ? "kube-scheduler" : "berth-scheduler"),
-        "  qps: 5000",
-        "  burst: 5000",
-        "leaderElection:",
-        "  leaderElect: false",
-        "profiles:",
-        "- schedulerName: " + profile,
-        ""));
+    Path config = schedulerConfig(work, profile, kube ? "kube-scheduler" : "berth-scheduler");
     Path log = work.resolve(profile + "-" + round + ".log");
     if (backlog) {
       return scheduleBacklog(who, round, pods, ns, profile, config, log);
@@ -324,6 +333,24 @@ public final class SideBySideRun {
         deletePodsOf(ns);
       }
     }
+  }
+
+  /** The run's {@code KubeSchedulerConfiguration} for one profile: qps/burst 5000, no leader election. */
+  private Path schedulerConfig(Path work, String profile, String identity) throws IOException {
+    Path config = work.resolve(profile + ".yaml");
+    Files.writeString(config, String.join("\n",
+        "apiVersion: kubescheduler.config.k8s.io/v1",
+        "kind: KubeSchedulerConfiguration",
+        "clientConnection:",
+        "  kubeconfig: " + kubeconfig(identity),
+        "  qps: 5000",
+        "  burst: 5000",
+        "leaderElection:",
+        "  leaderElect: false",
+        "profiles:",
+        "- schedulerName: " + profile,
+        ""));
+    return config;
   }
 
   private Process startScheduler(String who, int round, Path config, Path log, String profile) throws IOException {
@@ -544,17 +571,21 @@ public final class SideBySideRun {
     }
     List<String> users = kcm ? List.of(KCM_DEPLOYMENT, KCM_REPLICASET) : List.of(BERTH_CM);
     try {
-      // warm up: a 1-replica Deployment available means the controllers have synced
-      admin.apps().deployments().inNamespace(ns).resource(deployment("warmup", 1)).create();
-      waitFor(() -> available(ns, "warmup") >= 1, 180, who + " makes a Deployment available (see " + log + ")");
+      // warm up: a Deployment available means the controllers have synced; with --rollout-warmup R it is a rollout
+      // of R replicas (left in place), so that the measured one meets a warm process
+      admin.apps().deployments().inNamespace(ns).resource(deployment("warmup", rolloutWarmup)).create();
+      waitFor(() -> available(ns, "warmup") >= rolloutWarmup, 1800,
+          who + " makes a Deployment available (see " + log + ")");
       long requestsBefore = users.stream().mapToLong(this::audit).sum();
+      double cpuBefore = cpuSeconds(process.pid());
       say("%s round %d: Deployment of %d replicas", who, round, replicas);
       long start = System.nanoTime();
       admin.apps().deployments().inNamespace(ns).resource(deployment("big", replicas)).create();
       waitFor(() -> available(ns, "big") >= replicas, 1800, who + " makes " + replicas + " replicas available");
       double seconds = (System.nanoTime() - start) / 1e9;
+      double cpu = cpuSeconds(process.pid()) - cpuBefore;
       long requests = users.stream().mapToLong(this::audit).sum() - requestsBefore;
-      return new RolloutResult(who, replicas, seconds, requests);
+      return new RolloutResult(who, replicas, seconds, requests, cpu);
     } finally {
       process.destroy();
       if (!process.waitFor(30, TimeUnit.SECONDS)) {
@@ -571,7 +602,7 @@ public final class SideBySideRun {
     return new DeploymentBuilder().withNewMetadata().withName(name).endMetadata().withNewSpec()
         .withReplicas(replicas).withNewSelector().addToMatchLabels("app", name).endSelector().withNewTemplate()
         .withNewMetadata().addToLabels("app", name).endMetadata().withNewSpec()
-        .withTerminationGracePeriodSeconds(0L).addNewContainer().withName("pause")
+        .withSchedulerName(ROLLOUT_SCHEDULER).withTerminationGracePeriodSeconds(0L).addNewContainer().withName("pause")
         .withImage("registry.k8s.io/pause:3.10").withNewResources().addToRequests("cpu", new Quantity("10m"))
         .addToRequests("memory", new Quantity("10Mi")).endResources().endContainer().endSpec().endTemplate()
         .endSpec().build();
