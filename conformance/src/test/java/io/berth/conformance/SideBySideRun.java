@@ -66,9 +66,9 @@ public final class SideBySideRun {
   private static final String BIND_ONLY = "bind-only";
   private static final String BERTH_CM = "system:serviceaccount:kube-system:berth-controller-manager";
   private static final int API_QPS = 100;
+  private static final int API_BURST = 200;
   /** The schedulerName of the rollouts' pods, placed by a kube-scheduler started for the Deployment half. */
   private static final String ROLLOUT_SCHEDULER = "bench-rollout";
-  private static final int API_BURST = 200;
 
   private final Path scripts;
   private final Path dir;
@@ -240,10 +240,7 @@ public final class SideBySideRun {
             berth.add(row(rollout("berth", r, replicas)));
           }
         } finally {
-          placer.destroy();
-          if (!placer.waitFor(30, TimeUnit.SECONDS)) {
-            placer.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-          }
+          stop(placer);
         }
         table.add("");
         table.add(String.format("Berth / kube-controller-manager: time to available %.2f×, requests per pod %.2f×",
@@ -325,13 +322,18 @@ public final class SideBySideRun {
             percentile(latencies, 99), cpu, requests, Double.NaN);
       }
     } finally {
-      process.destroy();
-      if (!process.waitFor(30, TimeUnit.SECONDS)) {
-        process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-      }
+      stop(process);
       if (!keepPods) {
         deletePodsOf(ns);
       }
+    }
+  }
+
+  /** Stops a daemon of the run: SIGTERM, then SIGKILL after 30 s. */
+  private static void stop(Process process) throws InterruptedException {
+    process.destroy();
+    if (!process.waitFor(30, TimeUnit.SECONDS)) {
+      process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
     }
   }
 
@@ -443,10 +445,7 @@ public final class SideBySideRun {
     } finally {
       if (process != null) {
         signal(process, "CONT");
-        process.destroy();
-        if (!process.waitFor(30, TimeUnit.SECONDS)) {
-          process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-        }
+        stop(process);
       }
       if (!keepPods) {
         deletePodsOf(ns);
@@ -587,10 +586,7 @@ public final class SideBySideRun {
       long requests = users.stream().mapToLong(this::audit).sum() - requestsBefore;
       return new RolloutResult(who, replicas, seconds, requests, cpu);
     } finally {
-      process.destroy();
-      if (!process.waitFor(30, TimeUnit.SECONDS)) {
-        process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-      }
+      stop(process);
       // the garbage collector (the main kube-controller-manager) removes the ReplicaSets' pods
       admin.apps().deployments().inNamespace(ns).delete();
       admin.apps().replicaSets().inNamespace(ns).delete();
