@@ -577,12 +577,16 @@ public final class SideBySideRun {
           who + " makes a Deployment available (see " + log + ")");
       long requestsBefore = users.stream().mapToLong(this::audit).sum();
       double cpuBefore = cpuSeconds(process.pid());
+      Map<String, Double> threadsBefore = kcm ? Map.of() : threadCpu(process.pid());
       say("%s round %d: Deployment of %d replicas", who, round, replicas);
       long start = System.nanoTime();
       admin.apps().deployments().inNamespace(ns).resource(deployment("big", replicas)).create();
       waitFor(() -> available(ns, "big") >= replicas, 1800, who + " makes " + replicas + " replicas available");
       double seconds = (System.nanoTime() - start) / 1e9;
       double cpu = cpuSeconds(process.pid()) - cpuBefore;
+      if (!kcm) {
+        reportThreadCpu(who + " controller manager", replicas, threadsBefore, threadCpu(process.pid()));
+      }
       long requests = users.stream().mapToLong(this::audit).sum() - requestsBefore;
       return new RolloutResult(who, replicas, seconds, requests, cpu);
     } finally {
