@@ -34,6 +34,18 @@ public record DaemonContext(DaemonSettings settings, KubernetesClient client, Sh
     Objects.requireNonNull(instance, "instance");
   }
 
+  /**
+   * A client for one part of the work ({@code part}, such as {@code replicaset-controller}): over {@link #client()}'s
+   * connection, with a token bucket of its own of the daemon's {@code --kube-api-qps}/{@code --kube-api-burst} and
+   * the User-Agent {@code <daemon>/<part>}, as kube-controller-manager gives each controller a clientset of its own.
+   * Owned by the daemon like {@link #client()}: never close it (see {@link KubeClients#derive}).
+   */
+  public KubernetesClient clientFor(String part) {
+    ClientSettings base = settings.client();
+    return KubeClients.derive(client, new ClientSettings(base.kubeconfig(), base.qps(), base.burst(),
+        base.userAgent() + "/" + part));
+  }
+
   /** A context of a {@link DaemonInstance#standalone()} instance whose events go through the main client. */
   public DaemonContext(DaemonSettings settings, KubernetesClient client, SharedInformerFactory informers,
       MeterRegistry metrics, EndpointRoutes routes) {

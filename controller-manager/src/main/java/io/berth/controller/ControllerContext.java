@@ -13,7 +13,7 @@ import io.micrometer.core.instrument.MeterRegistry;
  * and sync counts go there), a way to record Events as a named component, and the clock all timing goes through.
  * Immutable; the parts are thread-safe.
  *
- * @param client the API client (rate limited by {@code --kube-api-qps}/{@code --kube-api-burst})
+ * @param client the controller's API client (its own token bucket of {@code --kube-api-qps}/{@code --kube-api-burst})
  * @param informers the shared informer factory; started by the daemon after every controller is created
  * @param metrics the registry {@code /metrics} serves
  * @param events creates event recorders per component ({@code replicaset-controller})

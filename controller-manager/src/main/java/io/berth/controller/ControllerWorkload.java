@@ -16,9 +16,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The controller manager's work for the shared {@link io.berth.component.Daemon}: builds one
- * {@link ControllerContext} over the daemon's client, informer factory and registry, creates every enabled
- * controller (which registers its informers), starts each with its {@code --concurrent-*-syncs} workers, and shuts
+ * The controller manager's work for the shared {@link io.berth.component.Daemon}: builds a
+ * {@link ControllerContext} per controller over the daemon's informer factory and registry and a client of the
+ * controller's own (its own token bucket, {@link DaemonContext#clientFor}), creates every enabled controller
+ * (which registers its informers), starts each with its {@code --concurrent-*-syncs} workers, and shuts
  * them down in parallel within the drain timeout.
  *
  * <p>Thread-safe: {@code controllers} is written once by {@link #build} before the daemon starts any other thread
@@ -58,8 +59,6 @@ final class ControllerWorkload implements DaemonWorkload {
   @Override
   public void build(DaemonContext daemon) {
     events = eventsForClient.apply(daemon.client());
-    ControllerContext context = new ControllerContext(daemon.client(), daemon.informers(), daemon.metrics(), events,
-        SystemClock.INSTANCE);
     ControllerMetrics metrics = new ControllerMetrics(daemon.metrics());
     List<Controller> created = new ArrayList<>();
     for (String name : registry.names()) {
@@ -69,6 +68,10 @@ final class ControllerWorkload implements DaemonWorkload {
       }
       ControllerFactory factory = registry.factory(name).orElseThrow();
       metrics.register(name);
+      // each controller its own client (its own --kube-api-qps budget, User-Agent berth-controller-manager/<name>)
+      // over the daemon's connection, as kube-controller-manager builds a clientset per controller
+      ControllerContext context = new ControllerContext(daemon.clientFor(name), daemon.informers(),
+          daemon.metrics(), events, SystemClock.INSTANCE);
       created.add(factory.create(context));
     }
     controllers = List.copyOf(created);

@@ -7,6 +7,7 @@ import io.berth.controller.ControllerRefManager;
 import io.berth.controller.EventRecorder;
 import io.berth.controller.GroupVersionKind;
 import io.berth.controller.KubeApiErrors;
+import io.berth.controller.MutationCache;
 import io.berth.controller.OwnerReferences;
 import io.berth.controller.PodControl;
 import io.berth.controller.Pods;
@@ -44,7 +45,8 @@ import org.slf4j.LoggerFactory;
  * its selector could match ({@link ControllerIndexes#podsToClaim}), claim the active ones (adopt matching
  * orphans, release owned pods that stopped matching; pods of other controllers are never candidates), create or
  * delete pods toward {@code spec.replicas} when the expectations are satisfied and the ReplicaSet is not being
- * deleted, then write the status if it changed. The only API calls are writes, the live GET of the adoption recheck
+ * deleted, then write the status if it changed (over this controller's last status write when the informer has not
+ * delivered it yet: a {@link MutationCache}). The only API calls are writes, the live GET of the adoption recheck
  * and the GET of the status retry: never a LIST.
  *
  * <p>Creation: at most {@code burstReplicas} per sync, expected before the first call, in slow-start batches that
@@ -75,6 +77,8 @@ final class ReplicaSetSync {
   private final Executor executor;
   private final int burstReplicas;
   private final BiConsumer<String, Duration> requeueAfter;
+  // the status this controller last wrote per ReplicaSet, read over an informer copy that has not caught up with it
+  private final MutationCache<ReplicaSet> statusWrites = new MutationCache<>();
 
   /**
    * @param podIndexer the pod informer's indexer; must have {@link ControllerIndexes#POD_CONTROLLER_UID_INDEX} and
@@ -122,9 +126,12 @@ final class ReplicaSetSync {
     if (cached.isEmpty()) {
       LOG.debug("ReplicaSet {} has been deleted", key);
       expectations.deleteExpectations(key);
+      statusWrites.forget(key);
       return;
     }
-    ReplicaSet rs = cached.get();
+    // our last status write when the informer has not delivered it yet: writing over the informer's older copy
+    // would be refused with a conflict
+    ReplicaSet rs = statusWrites.newest(key, cached.get());
     boolean needsSync = expectations.satisfiedExpectations(key);
     ReplicaSetValidation.Result validation = ReplicaSetValidation.validate(rs);
     if (validation instanceof ReplicaSetValidation.Invalid invalid) {
@@ -310,7 +317,9 @@ final class ReplicaSetSync {
     for (int attempt = 0; ; attempt++) {
       ReplicaSet candidate = new ReplicaSetBuilder(current).withStatus(next).build();
       try {
-        return api.updateStatus(candidate);
+        ReplicaSet written = api.updateStatus(candidate);
+        statusWrites.wrote(Cache.metaNamespaceKey(rs), candidate.getMetadata().getResourceVersion(), written);
+        return written;
       } catch (RuntimeException e) {
         if (attempt >= STATUS_UPDATE_RETRIES) {
           throw e;

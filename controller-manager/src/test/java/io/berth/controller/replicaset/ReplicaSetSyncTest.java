@@ -307,6 +307,43 @@ class ReplicaSetSyncTest {
   }
 
   @Test
+  void aSyncBeforeTheInformerShowsTheLastStatusWriteWritesOverThatWriteWithoutAConflict() throws Exception {
+    api.versioned = true;
+    ReplicaSet rs = replicaSet("web", 2).build();
+    add(rs);
+    addPods(ownedPod("p1", rs).runningReady("n1", T0.minusSeconds(60)).build(),
+        ownedPod("p2", rs).build());
+    sync.sync("default/web");
+    assertThat(api.statusWrites).hasSize(1);
+    // the informer still holds resourceVersion 1; p2 becomes ready before it delivers the write (2)
+    podStore.update(ownedPod("p2", rs).runningReady("n1", T0.minusSeconds(60)).build());
+    sync.sync("default/web");
+    assertThat(api.statusWrites).hasSize(2);
+    assertThat(api.statusWrites.get(1).getMetadata().getResourceVersion()).isEqualTo("2");
+    assertThat(lastStatus().getReadyReplicas()).isEqualTo(2);
+    assertThat(api.gets).as("no conflict, so no GET to retry on").isEmpty();
+  }
+
+  @Test
+  void anInformerCopyNewerThanTheLastStatusWriteIsTheOneSynced() throws Exception {
+    api.versioned = true;
+    ReplicaSet rs = replicaSet("web", 1).build();
+    add(rs);
+    addPods(ownedPod("p1", rs).runningReady("n1", T0.minusSeconds(60)).build());
+    sync.sync("default/web");
+    assertThat(api.statusWrites).hasSize(1);
+    // someone scales it after our write: the informer shows resourceVersion 3 with two replicas
+    ReplicaSet scaled = new ReplicaSetBuilder(api.server.get("default/web")).editMetadata().withResourceVersion("3")
+        .withGeneration(2L).endMetadata().editSpec().withReplicas(2).endSpec().build();
+    api.put(scaled);
+    rsStore.update(scaled);
+    sync.sync("default/web");
+    assertThat(podControl.creates).as("the newer spec is acted on").hasSize(1);
+    assertThat(api.statusWrites.get(api.statusWrites.size() - 1).getMetadata().getResourceVersion()).isEqualTo("3");
+    assertThat(api.gets).isEmpty();
+  }
+
+  @Test
   void twoFailedStatusWritesFailTheSync() {
     add(replicaSet("web", 0).build());
     api.failNextStatusWrite(FakePodControl.apiError(409, "conflict one"));
