@@ -65,8 +65,8 @@ public final class SideBySideRun {
   /** The floor contestant, {@link NullBinder}; it runs as Berth's scheduler identity, with the same grants. */
   private static final String BIND_ONLY = "bind-only";
   private static final String BERTH_CM = "system:serviceaccount:kube-system:berth-controller-manager";
+  /** The controller managers' default --kube-api-qps here ({@code --rollout-qps} changes it); the burst is twice it. */
   private static final int API_QPS = 100;
-  private static final int API_BURST = 200;
   /** The schedulerName of the rollouts' pods, placed by a kube-scheduler started for the Deployment half. */
   private static final String ROLLOUT_SCHEDULER = "bench-rollout";
 
@@ -95,6 +95,8 @@ public final class SideBySideRun {
   private boolean floor;
   // the replicas of the Deployment each controller manager makes available before the measured one (1: synced only)
   private int rolloutWarmup = 1;
+  // both controller managers' --kube-api-qps; the burst is twice it
+  private int rolloutQps = API_QPS;
   /** kwok's node Lease duration ({@code conformance/up --node-lease-seconds}). */
   private int leaseSeconds;
 
@@ -123,6 +125,7 @@ public final class SideBySideRun {
     opts.put("--keep-pods", "false");
     opts.put("--floor", "false");
     opts.put("--rollout-warmup", "1");
+    opts.put("--rollout-qps", String.valueOf(API_QPS));
     for (int i = 0; i < args.length; i++) {
       String[] kv = args[i].split("=", 2);
       if (!opts.containsKey(kv[0])) {
@@ -151,6 +154,7 @@ public final class SideBySideRun {
     run.keepPods = Boolean.parseBoolean(opts.get("--keep-pods"));
     run.floor = Boolean.parseBoolean(opts.get("--floor"));
     run.rolloutWarmup = Integer.parseInt(opts.get("--rollout-warmup"));
+    run.rolloutQps = Integer.parseInt(opts.get("--rollout-qps"));
     String lease = opts.get("--node-lease-seconds");
     run.leaseSeconds = lease.equals("auto") ? autoLeaseSeconds(Integer.parseInt(opts.get("--nodes")))
         : Integer.parseInt(lease);
@@ -558,12 +562,12 @@ public final class SideBySideRun {
           "--authentication-kubeconfig", kc, "--authorization-kubeconfig", kc,
           "--controllers=deployment-controller,replicaset-controller", "--use-service-account-credentials=true",
           "--leader-elect=false", "--bind-address=127.0.0.1", "--secure-port=0",
-          "--kube-api-qps=" + API_QPS, "--kube-api-burst=" + API_BURST, "--v=1")
+          "--kube-api-qps=" + rolloutQps, "--kube-api-burst=" + 2 * rolloutQps, "--v=1")
           .redirectErrorStream(true).redirectOutput(log.toFile()).start();
     } else {
-      List<String> command = berthJava(controllerManagerJar, round);
+      List<String> command = berthJava(controllerManagerJar(round), round);
       command.addAll(List.of("--port", "0", "--kubeconfig", kubeconfig("berth-controller-manager").toString(),
-          "--leader-elect=false", "--kube-api-qps=" + API_QPS, "--kube-api-burst=" + API_BURST));
+          "--leader-elect=false", "--kube-api-qps=" + rolloutQps, "--kube-api-burst=" + 2 * rolloutQps));
       ProcessBuilder b = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
       b.environment().remove("KUBECONFIG");
       process = b.start();
@@ -588,7 +592,7 @@ public final class SideBySideRun {
         reportThreadCpu(who + " controller manager", replicas, threadsBefore, threadCpu(process.pid()));
       }
       long requests = users.stream().mapToLong(this::audit).sum() - requestsBefore;
-      return new RolloutResult(who, replicas, seconds, requests, cpu);
+      return new RolloutResult(who + (kcm ? "" : jarTag(round)), replicas, seconds, requests, cpu);
     } finally {
       stop(process);
       // the garbage collector (the main kube-controller-manager) removes the ReplicaSets' pods
@@ -845,6 +849,23 @@ public final class SideBySideRun {
       }
     }
     throw new IllegalStateException(dir.resolve("env") + " names no " + key);
+  }
+
+  /**
+   * The controller manager jar of a Berth round: {@code $BERTH_BENCH_CM_JAR_ALT} in odd rounds when it is set (another
+   * build, say the commit before a change, interleaved with this one on one control plane), else this tree's.
+   */
+  private Path controllerManagerJar(int round) {
+    String alt = System.getenv("BERTH_BENCH_CM_JAR_ALT");
+    Path jar = round % 2 == 1 && alt != null && !alt.isBlank() ? Path.of(alt) : controllerManagerJar;
+    say("round %d: Berth's controller manager jar: %s", round, jar);
+    return jar;
+  }
+
+  /** Which of the two controller manager jars a Berth round ran, when {@code $BERTH_BENCH_CM_JAR_ALT} is set. */
+  private static String jarTag(int round) {
+    String alt = System.getenv("BERTH_BENCH_CM_JAR_ALT");
+    return alt == null || alt.isBlank() ? "" : round % 2 == 1 ? " [ALT jar]" : " [jar]";
   }
 
   /** Which of the two flag sets a Berth round ran with, when {@code $BERTH_BENCH_JAVA_OPTS_ALT} is set. */
