@@ -23,6 +23,8 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The side-by-side's floor: a "scheduler" that does no scheduling. It watches the pending pods of one
@@ -40,6 +42,7 @@ public final class NullBinder {
 
   private static final Logger LOG = LoggerFactory.getLogger(NullBinder.class);
   private static final int IN_FLIGHT = 64;
+  private static final JsonMapper JSON = JsonMapper.builder().build();
   private static final DateTimeFormatter MICRO_TIME =
       DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSS'Z'").withZone(ZoneOffset.UTC);
 
@@ -99,10 +102,7 @@ public final class NullBinder {
     String name = pod.getMetadata().getName();
     String node = nodes.get((int) (next.getAndIncrement() % nodes.size()));
     inFlight.acquireUninterruptibly();
-    post(base + "api/v1/namespaces/" + ns + "/pods/" + name + "/binding",
-        "{\"apiVersion\":\"v1\",\"kind\":\"Binding\",\"metadata\":{\"name\":\"" + name + "\",\"namespace\":\"" + ns
-            + "\",\"uid\":\"" + pod.getMetadata().getUid() + "\"},\"target\":{\"kind\":\"Node\",\"name\":\"" + node
-            + "\"}}")
+    post(base + "api/v1/namespaces/" + ns + "/pods/" + name + "/binding", binding(pod, node))
         .thenCompose(bound -> {
           if (bound.isSuccessful()) {
             return post(base + "apis/events.k8s.io/v1/namespaces/" + ns + "/events", scheduledEvent(pod, node));
@@ -128,16 +128,26 @@ public final class NullBinder {
     return http.sendAsync(request, String.class);
   }
 
+  /** The v1 Binding of {@code pod} to {@code node}, with the pod's UID as a precondition. */
+  private static String binding(Pod pod, String node) {
+    ObjectNode b = JSON.createObjectNode().put("apiVersion", "v1").put("kind", "Binding");
+    b.putObject("metadata").put("name", pod.getMetadata().getName())
+        .put("namespace", pod.getMetadata().getNamespace()).put("uid", pod.getMetadata().getUid());
+    b.putObject("target").put("kind", "Node").put("name", node);
+    return JSON.writeValueAsString(b);
+  }
+
   /** The events.k8s.io/v1 {@code Scheduled} event both schedulers write, with this binder as reporter. */
   private String scheduledEvent(Pod pod, String node) {
     String ns = pod.getMetadata().getNamespace();
     String name = pod.getMetadata().getName();
-    return "{\"apiVersion\":\"events.k8s.io/v1\",\"kind\":\"Event\",\"metadata\":{\"name\":\"" + name + "."
-        + Long.toHexString(System.nanoTime()) + "\",\"namespace\":\"" + ns + "\"},\"eventTime\":\""
-        + MICRO_TIME.format(Instant.now()) + "\",\"reportingController\":\"bind-only\",\"reportingInstance\":\""
-        + instance + "\",\"action\":\"Binding\",\"reason\":\"Scheduled\",\"type\":\"Normal\",\"note\":\""
-        + "Successfully assigned " + ns + "/" + name + " to " + node + "\",\"regarding\":{\"apiVersion\":\"v1\","
-        + "\"kind\":\"Pod\",\"namespace\":\"" + ns + "\",\"name\":\"" + name + "\",\"uid\":\""
-        + pod.getMetadata().getUid() + "\"}}";
+    ObjectNode e = JSON.createObjectNode().put("apiVersion", "events.k8s.io/v1").put("kind", "Event");
+    e.putObject("metadata").put("name", name + "." + Long.toHexString(System.nanoTime())).put("namespace", ns);
+    e.put("eventTime", MICRO_TIME.format(Instant.now())).put("reportingController", "bind-only")
+        .put("reportingInstance", instance).put("action", "Binding").put("reason", "Scheduled").put("type", "Normal")
+        .put("note", "Successfully assigned " + ns + "/" + name + " to " + node);
+    e.putObject("regarding").put("apiVersion", "v1").put("kind", "Pod").put("namespace", ns).put("name", name)
+        .put("uid", pod.getMetadata().getUid());
+    return JSON.writeValueAsString(e);
   }
 }
