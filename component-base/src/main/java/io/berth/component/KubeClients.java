@@ -2,6 +2,7 @@ package io.berth.component;
 
 import io.berth.informer.ClientSerialization;
 import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.http.HttpClient;
@@ -65,7 +66,7 @@ public final class KubeClients {
 
   static KubernetesClient derive(KubernetesClient base, ClientSettings settings,
       Optional<TokenBucketRateLimiter> limiter) {
-    Config config = new io.fabric8.kubernetes.client.ConfigBuilder(base.getConfiguration())
+    Config config = new ConfigBuilder(base.getConfiguration())
         .withUserAgent(settings.userAgent()).build();
     HttpClient shared = base.getHttpClient();
     // fabric8's derived builders are full builders (StandardHttpClientBuilder.copy); built, they reuse the pool
