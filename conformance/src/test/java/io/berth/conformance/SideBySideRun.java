@@ -77,6 +77,7 @@ public final class SideBySideRun {
   private final List<String> table = new ArrayList<>();
   /** One line per measured scheduler run: its requests per pod by kind. */
   private final List<String> requestKinds = new ArrayList<>();
+  private final List<String> rolloutShares = new ArrayList<>();
   private KubernetesClient admin;
   private Path bin;
   private boolean backlog;
@@ -97,6 +98,8 @@ public final class SideBySideRun {
   private int rolloutWarmup = 1;
   // both controller managers' --kube-api-qps; the burst is twice it
   private int rolloutQps = API_QPS;
+  // the process id of the Deployment half's kube-scheduler while it runs, else -1
+  private long placerPid = -1;
   /** kwok's node Lease duration ({@code conformance/up --node-lease-seconds}). */
   private int leaseSeconds;
 
@@ -238,6 +241,7 @@ public final class SideBySideRun {
         Process placer = startScheduler("kube-scheduler", 0,
             schedulerConfig(work, ROLLOUT_SCHEDULER, "kube-scheduler"), work.resolve(ROLLOUT_SCHEDULER + ".log"),
             ROLLOUT_SCHEDULER);
+        placerPid = placer.pid();
         try {
           for (int r = 0; r < rounds; r++) {
             kcm.add(row(rollout("kube-controller-manager", r, replicas)));
@@ -245,11 +249,16 @@ public final class SideBySideRun {
           }
         } finally {
           stop(placer);
+          placerPid = -1;
         }
         table.add("");
         table.add(String.format("Berth / kube-controller-manager: time to available %.2f×, requests per pod %.2f×",
             mean(berth, RolloutResult::secondsToAvailable) / mean(kcm, RolloutResult::secondsToAvailable),
             mean(berth, x -> (double) x.requests()) / mean(kcm, x -> (double) x.requests())));
+        table.add("");
+        table.add("Where the CPU went in each rollout (process CPU seconds, /proc):");
+        table.add("");
+        rolloutShares.forEach(line -> table.add("- " + line));
       }
       String out = String.join("\n", table) + "\n";
       Files.writeString(dir.resolveSibling(dir.getFileName() + ".md"), out);
@@ -581,6 +590,10 @@ public final class SideBySideRun {
           who + " makes a Deployment available (see " + log + ")");
       long requestsBefore = users.stream().mapToLong(this::audit).sum();
       double cpuBefore = cpuSeconds(process.pid());
+      Map<String, Double> serverBefore = controlPlaneCpu();
+      double placerBefore = placerPid > 0 ? cpuSeconds(placerPid) : 0;
+      double harnessBefore = cpuSeconds(ProcessHandle.current().pid());
+      MachineCpu machineBefore = MachineCpu.read();
       Map<String, Double> threadsBefore = kcm ? Map.of() : threadCpu(process.pid());
       say("%s round %d: Deployment of %d replicas", who, round, replicas);
       long start = System.nanoTime();
@@ -588,6 +601,10 @@ public final class SideBySideRun {
       waitFor(() -> available(ns, "big") >= replicas, 1800, who + " makes " + replicas + " replicas available");
       double seconds = (System.nanoTime() - start) / 1e9;
       double cpu = cpuSeconds(process.pid()) - cpuBefore;
+      MachineCpu machine = MachineCpu.read().minus(machineBefore);
+      rolloutShare(who + (kcm ? "" : jarTag(round)), seconds, machine, cpu, serverBefore, controlPlaneCpu(),
+          placerPid > 0 ? cpuSeconds(placerPid) - placerBefore : Double.NaN,
+          cpuSeconds(ProcessHandle.current().pid()) - harnessBefore);
       if (!kcm) {
         reportThreadCpu(who + " controller manager", replicas, threadsBefore, threadCpu(process.pid()));
       }
@@ -719,6 +736,25 @@ public final class SideBySideRun {
         who, 100 * machine.busySeconds() / machine.totalSeconds(), machine.cores(), busyMs, schedulerMs,
         1000 * harnessCpu / pods, restMs, machine.cores() * 1000 / restMs);
     requestKinds.add(line);
+    say("%s", line);
+  }
+
+  /**
+   * Prints (and keeps for the table) where the machine's CPU went during one measured rollout: how busy the cores
+   * were and the CPU seconds of the controllers, of each control-plane process (kube-apiserver, etcd, kwok, the main
+   * kube-controller-manager), of the rollout's kube-scheduler and of the harness. kwok makes the pods Running and
+   * Ready, the rollout's last step, on the same cores as the controllers.
+   */
+  private void rolloutShare(String who, double seconds, MachineCpu machine, double controllersCpu,
+      Map<String, Double> serverBefore, Map<String, Double> serverAfter, double placerCpu, double harnessCpu) {
+    StringBuilder line = new StringBuilder(String.format(
+        "%s rollout: %.1f s, machine %.0f%% busy on %d cores (%.1f CPU s); controllers %.1f s", who, seconds,
+        100 * machine.busySeconds() / machine.totalSeconds(), machine.cores(), machine.busySeconds(),
+        controllersCpu));
+    serverAfter.forEach((name, after) -> line.append(String.format(", %s %.1f s", name,
+        after - serverBefore.getOrDefault(name, after))));
+    line.append(String.format(", rollout kube-scheduler %.1f s, harness %.1f s", placerCpu, harnessCpu));
+    rolloutShares.add(line.toString());
     say("%s", line);
   }
 
