@@ -5,6 +5,7 @@ import io.berth.controller.ControllerRefManager;
 import io.berth.controller.EventRecorder;
 import io.berth.controller.GroupVersionKind;
 import io.berth.controller.KubeApiErrors;
+import io.berth.controller.MutationCache;
 import io.berth.controller.Selector;
 import io.berth.controller.WallClock;
 import io.berth.informer.Cache;
@@ -32,9 +33,10 @@ import org.slf4j.LoggerFactory;
  * Recreate) their pods from the listers, claims ReplicaSets by ControllerRef, takes the branch
  * {@link SyncPlan#decide} names and carries out the plan the pure functions of this package return: ReplicaSet
  * creates (with hash-collision handling), scales with {@code ScalingReplicaSet} events, history cleanup, and the
- * status write that ends every path. Never lists the API server.
+ * status write that ends every path (over this controller's last status write while the informer has not delivered
+ * it: a {@link MutationCache}). Never lists the API server.
  *
- * <p>Thread-safe: stateless apart from its thread-safe collaborators; the queue guarantees one sync per key at a
+ * <p>Thread-safe: its thread-safe collaborators and a {@link MutationCache}; the queue guarantees one sync per key at a
  * time.
  */
 final class DeploymentSync {
@@ -51,6 +53,8 @@ final class DeploymentSync {
   private final EventRecorder recorder;
   private final WallClock clock;
   private final RateLimitingQueue<String> queue;
+  // the Deployment as this controller last wrote it, read over an informer copy that has not delivered that write
+  private final MutationCache<Deployment> statusWrites = new MutationCache<>();
 
   DeploymentSync(Lister<Deployment> deployments, Lister<ReplicaSet> replicaSets, Indexer<Pod> pods,
       DeploymentApi api, ControllerRefManager.Patcher rsPatcher, EventRecorder recorder, WallClock clock,
@@ -58,11 +62,43 @@ final class DeploymentSync {
     this.deployments = deployments;
     this.replicaSets = replicaSets;
     this.pods = pods;
-    this.api = api;
+    this.api = recordingStatusWrites(api);
     this.rsPatcher = rsPatcher;
     this.recorder = recorder;
     this.clock = clock;
     this.queue = queue;
+  }
+
+  /** {@code api} with every successful status write remembered in {@link #statusWrites}. */
+  private DeploymentApi recordingStatusWrites(DeploymentApi api) {
+    return new DeploymentApi() {
+      @Override
+      public Optional<Deployment> get(String namespace, String name) {
+        return api.get(namespace, name);
+      }
+
+      @Override
+      public ReplicaSet createReplicaSet(ReplicaSet rs) {
+        return api.createReplicaSet(rs);
+      }
+
+      @Override
+      public ReplicaSet updateReplicaSet(ReplicaSet rs) {
+        return api.updateReplicaSet(rs);
+      }
+
+      @Override
+      public void deleteReplicaSet(ReplicaSet rs) {
+        api.deleteReplicaSet(rs);
+      }
+
+      @Override
+      public Deployment updateStatus(Deployment d) {
+        Deployment written = api.updateStatus(d);
+        statusWrites.wrote(Cache.metaNamespaceKey(d), d.getMetadata().getResourceVersion(), written);
+        return written;
+      }
+    };
   }
 
   /** The new ReplicaSet (if any), the old ones, and the Deployment as last written. */
@@ -79,9 +115,11 @@ final class DeploymentSync {
     Optional<Deployment> cached = deployments.get(parts[0], parts[1]);
     if (cached.isEmpty()) {
       LOG.debug("deployment {} has been deleted", key);
+      statusWrites.forget(key);
       return;
     }
-    Deployment original = cached.get();
+    // writing over an informer copy older than our own last status write would be refused with a conflict
+    Deployment original = statusWrites.newest(key, cached.get());
     Deployment d = DeploymentDefaults.withDefaults(original);
     if (DeploymentValidation.selectsEverything(d)) {
       recorder.event(original, EventRecorder.WARNING, DeploymentValidation.SELECTING_ALL_REASON, "%s",
