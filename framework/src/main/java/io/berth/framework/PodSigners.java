@@ -6,7 +6,6 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.Toleration;
 import io.fabric8.kubernetes.api.model.Volume;
-import io.fabric8.kubernetes.api.model.VolumeBuilder;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -121,17 +120,17 @@ public final class PodSigners {
 
   /**
    * The volume sources other than ConfigMap and Secret (which never affect scheduling but differ
-   * per pod), without their names, as upstream's VolumesSigner.
+   * per pod), compared without their names ({@link UnnamedVolume}), as upstream's VolumesSigner.
    */
-  public static List<Volume> volumes(Pod pod) {
+  public static List<UnnamedVolume> volumes(Pod pod) {
     List<Volume> vols = spec(pod).getVolumes();
     if (vols == null || vols.isEmpty()) {
       return List.of();
     }
-    List<Volume> out = new ArrayList<>(vols.size());
+    List<UnnamedVolume> out = new ArrayList<>(vols.size());
     for (Volume v : vols) {
       if (v.getConfigMap() == null && v.getSecret() == null) {
-        out.add(new VolumeBuilder(v).withName(null).build());
+        out.add(UnnamedVolume.of(v));
       }
     }
     return List.copyOf(out);

@@ -54,7 +54,30 @@ public final class PodTemplateHash {
    * Deployment's template never carries it, its ReplicaSets' templates always do.
    */
   public static boolean equalIgnoreHash(PodTemplateSpec a, PodTemplateSpec b) {
+    if (sameSpec(a, b)) {
+      // equal specs (and extra fields) have equal canonical forms: only the metadata is left to compare, and
+      // the spec, the largest part, is not converted to a tree on every sync of every ReplicaSet
+      return CanonicalTemplate.tree(new PodTemplateSpec(a.getMetadata(), null), LABEL)
+          .equals(CanonicalTemplate.tree(new PodTemplateSpec(b.getMetadata(), null), LABEL));
+    }
     return CanonicalTemplate.tree(a, LABEL).equals(CanonicalTemplate.tree(b, LABEL));
+  }
+
+  /**
+   * Whether the two templates' specs and extra fields are equal by the model's own {@code equals}, which, like the
+   * canonical form, compares quantities by value and maps without order; false (the canonical comparison decides)
+   * when either is null or a quantity does not parse.
+   */
+  private static boolean sameSpec(PodTemplateSpec a, PodTemplateSpec b) {
+    if (a == null || b == null || a.getSpec() == null || b.getSpec() == null) {
+      return false;
+    }
+    try {
+      return a.getSpec().equals(b.getSpec())
+          && java.util.Objects.equals(a.getAdditionalProperties(), b.getAdditionalProperties());
+    } catch (RuntimeException e) {
+      return false;
+    }
   }
 
   static int fnv1a32(int seed, byte[] data) {

@@ -181,7 +181,19 @@ class PodTemplateHashTest {
         Arguments.of("empty and absent label maps", new PodTemplateSpecBuilder().withNewMetadata()
             .withLabels(Map.of()).endMetadata().build(),
             new PodTemplateSpecBuilder().withNewMetadata().endMetadata().build(), true),
-        Arguments.of("null template vs empty template", null, new PodTemplateSpec(), true));
+        Arguments.of("null template vs empty template", null, new PodTemplateSpec(), true),
+        Arguments.of("equal specs, annotations differ", plain, new PodTemplateSpecBuilder(plain).editMetadata()
+            .addToAnnotations("note", "x").endMetadata().build(), false),
+        Arguments.of("empty and absent tolerations (the model's equals tells them apart)", plain,
+            new PodTemplateSpecBuilder(plain).editSpec().withTolerations(new java.util.ArrayList<>()).endSpec()
+                .build(), true),
+        Arguments.of("the same unparsable quantity", withCpu(plain, "lots"), withCpu(plain, "lots"), true),
+        Arguments.of("different unparsable quantities", withCpu(plain, "lots"), withCpu(plain, "many"), false));
+  }
+
+  private static PodTemplateSpec withCpu(PodTemplateSpec t, String cpu) {
+    return new PodTemplateSpecBuilder(t).editSpec().editFirstContainer().editResources()
+        .addToRequests("cpu", new Quantity(cpu)).endResources().endContainer().endSpec().build();
   }
 
   @ParameterizedTest(name = "{0}")
